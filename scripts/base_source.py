@@ -1,0 +1,153 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The pinned base kernel: Debian's linux-source .deb, checked and imported
+once into a bare git repository as a single tagged commit.
+
+Every step works in a temporary directory and is moved into place only when
+complete, so an interrupted or failed run leaves nothing a re-run would
+trust.
+"""
+
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import project
+from project import SeriesError
+
+# The pristine commit is made with fixed identities and dates so that its
+# hash is the same on every machine.
+PRISTINE_ENV = {
+    'GIT_AUTHOR_NAME': 'Debian linux-source-6.12',
+    'GIT_AUTHOR_EMAIL': 'debian-kernel@lists.debian.org',
+    'GIT_AUTHOR_DATE': '2025-11-10T18:05:00+00:00',
+    'GIT_COMMITTER_NAME': 'Debian linux-source-6.12',
+    'GIT_COMMITTER_EMAIL': 'debian-kernel@lists.debian.org',
+    'GIT_COMMITTER_DATE': '2025-11-10T18:05:00+00:00',
+}
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, 'rb') as f:
+        for block in iter(lambda: f.read(1 << 20), b''):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def check_sha256(path: Path, expected: str, what: str) -> None:
+    got = sha256_of(path)
+    if got != expected:
+        raise SeriesError(f'{what} checksum mismatch: {path.name} has sha256 '
+                          f'{got}, expected {expected}')
+
+
+def _run(cmd: list[str], what: str, **kwargs: object) -> None:
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False,
+                          **kwargs)  # type: ignore[call-overload]
+    if proc.returncode != 0:
+        lines = (proc.stderr or proc.stdout).strip().splitlines()
+        raise SeriesError(f'{what} failed: {lines[-1] if lines else "?"}')
+
+
+def deb_path(cache: Path) -> Path:
+    return cache / 'debs' / f'{project.BASE_PACKAGE}_{project.BASE_VERSION}_all.deb'
+
+
+def fetch_deb(cache: Path, apt_download: list[str] | None = None) -> Path:
+    """Download the pinned package with apt, unless a verified copy exists."""
+    deb = deb_path(cache)
+    if deb.exists():
+        check_sha256(deb, project.BASE_DEB_SHA256, 'cached package')
+        return deb
+    deb.parent.mkdir(parents=True, exist_ok=True)
+    spec = f'{project.BASE_PACKAGE}={project.BASE_VERSION}'
+    cmd = apt_download or ['apt-get', 'download', spec]
+    with tempfile.TemporaryDirectory(dir=deb.parent) as tmp:
+        proc = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True,
+                              check=False)
+        if proc.returncode != 0 and os.geteuid() == 0 and not apt_download:
+            # A fresh machine may have no package lists yet.
+            subprocess.run(['apt-get', 'update'], capture_output=True,
+                           check=False)
+            proc = subprocess.run(cmd, cwd=tmp, capture_output=True,
+                                  text=True, check=False)
+        debs = list(Path(tmp).glob('*.deb'))
+        if proc.returncode != 0 or len(debs) != 1:
+            lines = proc.stderr.strip().splitlines()
+            raise SeriesError(f'cannot download {spec} with apt: '
+                              f'{lines[-1] if lines else "no .deb produced"}')
+        check_sha256(debs[0], project.BASE_DEB_SHA256, 'downloaded package')
+        os.replace(debs[0], deb)
+    return deb
+
+
+def extract_tarball(deb: Path, dest: Path) -> None:
+    """Write the kernel tarball held in deb to dest and check it."""
+    with open(dest, 'wb') as out:
+        dpkg = subprocess.Popen(['dpkg-deb', '--fsys-tarfile', str(deb)],
+                                stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        tar = subprocess.run(['tar', '-xO', project.BASE_TARBALL_MEMBER],
+                             stdin=dpkg.stdout, stdout=out,
+                             stderr=subprocess.PIPE, check=False)
+        assert dpkg.stdout is not None
+        dpkg.stdout.close()
+        dpkg_err = dpkg.stderr.read().decode() if dpkg.stderr else ''
+        if dpkg.wait() != 0 or tar.returncode != 0:
+            why = (dpkg_err or tar.stderr.decode()).strip().splitlines()
+            raise SeriesError(f'cannot extract {project.BASE_TARBALL_MEMBER} '
+                              f'from {deb.name}: {why[-1] if why else "?"}')
+    check_sha256(dest, project.BASE_TARBALL_SHA256, 'kernel tarball')
+
+
+def repo_path(cache: Path) -> Path:
+    return cache / 'linux.git'
+
+
+def is_imported(repo: Path) -> bool:
+    proc = subprocess.run(['git', '--git-dir', str(repo), 'rev-parse', '-q',
+                           '--verify', f'refs/tags/{project.BASE_TAG}'],
+                          capture_output=True, check=False)
+    return repo.is_dir() and proc.returncode == 0
+
+
+def import_base(cache: Path) -> Path:
+    """Return the bare repository holding the pristine tagged commit."""
+    repo = repo_path(cache)
+    if is_imported(repo):
+        return repo
+    deb = fetch_deb(cache)
+    cache.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=cache, prefix='.import-') as tmp_s:
+        tmp = Path(tmp_s)
+        tarball = tmp / 'linux.tar.xz'
+        print(f'extracting {deb.name}', flush=True)
+        extract_tarball(deb, tarball)
+        src = tmp / 'src'
+        src.mkdir()
+        _run(['tar', '-xJf', str(tarball), '-C', str(src)],
+             'extracting the kernel tarball')
+        tarball.unlink()
+        worktree = src / project.BASE_TOPDIR
+        if not (worktree / 'Makefile').is_file():
+            raise SeriesError(f'kernel tarball has no {project.BASE_TOPDIR}/'
+                              'Makefile')
+        new_repo = tmp / 'linux.git'
+        print('importing the pristine tree into git', flush=True)
+        env = dict(os.environ, GIT_DIR=str(new_repo),
+                   GIT_WORK_TREE=str(worktree), **PRISTINE_ENV)
+        _run(['git', 'init', '-q', '--bare', str(new_repo)], 'git init')
+        # Debian's top-level .gitignore ignores everything at the top: force.
+        for cmd in (['git', '-c', 'core.looseCompression=1', 'add', '-f',
+                     '-A'],
+                    ['git', 'commit', '-q', '-m',
+                     f'Debian {project.BASE_PACKAGE} {project.BASE_VERSION}'],
+                    ['git', 'tag', project.BASE_TAG]):
+            _run(cmd, ' '.join(cmd[:2]), env=env)
+        if repo.exists():
+            shutil.rmtree(repo)
+        os.replace(new_repo, repo)
+    return repo

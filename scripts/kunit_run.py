@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Build a tree and run the suites with the tree's own kunit.py on arm64
+QEMU, keeping the KTAP log, kunit.py's JSON and the .config of every run."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Dict, List, Sequence
+
+import project
+import results
+from project import SeriesError
+from trees import Tree
+
+CROSS_COMPILE = 'aarch64-linux-gnu-'
+# Kernel config fragments per lane; each lane has its own build directory.
+LANES: Dict[str, Sequence[Path]] = {'main': (project.KUNITCONFIG,)}
+# kunit.py's --timeout covers the boot and the suites, not the build.
+RUN_TIMEOUT_S = 900
+
+
+def build_dir_name(lane: str) -> str:
+    # A direct child of the tree: Kbuild then uses srctree "..", so the
+    # compiler sees the same relative paths in base and patched and ccache
+    # serves one tree's objects to the other.
+    return f'.kunit-{lane}'
+
+
+def kunit_command(lane: str, json_path: Path, jobs: int) -> List[str]:
+    return [sys.executable, 'tools/testing/kunit/kunit.py', 'run',
+            '--arch=arm64', f'--cross_compile={CROSS_COMPILE}',
+            f'--build_dir={build_dir_name(lane)}',
+            *[f'--kunitconfig={k}' for k in LANES[lane]],
+            f'--qemu_config={project.QEMU_CONFIG}',
+            '--make_options', f'CC=ccache {CROSS_COMPILE}gcc',
+            f'--jobs={jobs}', f'--timeout={RUN_TIMEOUT_S}',
+            f'--json={json_path}']
+
+
+def build_env(cache: Path) -> Dict[str, str]:
+    return dict(os.environ,
+                CCACHE_DIR=str(cache / 'ccache'), CCACHE_MAXSIZE='10G',
+                # Same build identity on both trees: identical objects.
+                KBUILD_BUILD_TIMESTAMP='2025-11-10', KBUILD_BUILD_USER='kunit',
+                KBUILD_BUILD_HOST='arm64-mm-series')
+
+
+def first_error(output: str) -> str:
+    """The line a user needs first: the compiler's error, else kunit.py's."""
+    for pattern in (r'^\S+:\d+:\d+: (?:fatal )?error: .*$',
+                    r'^.*\berror\b.*$', r'^ERROR:.*$'):
+        found = re.search(pattern, output, re.M | re.I)
+        if found:
+            return found.group(0).strip()
+    lines = output.strip().splitlines()
+    return lines[-1] if lines else 'no output'
+
+
+def run(tree: Tree, lane: str, cache: Path, jobs: int = 0) -> Dict[str, str]:
+    """Build and run one lane on one tree; return each case's outcome."""
+    runs = project.RESULTS / 'runs'
+    final = runs / f'{tree.name}-{lane}'
+    tmp = runs / f'.{tree.name}-{lane}.tmp'
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    json_path = tmp / 'results.json'
+    cmd = kunit_command(lane, json_path, jobs or os.cpu_count() or 1)
+    print(f'{tree.name} tree: building and running lane {lane}', flush=True)
+    with open(tmp / 'kunit.out', 'w') as out:
+        proc = subprocess.run(cmd, cwd=tree.path, env=build_env(cache),
+                              stdout=out, stderr=subprocess.STDOUT,
+                              check=False)
+    build = tree.path / build_dir_name(lane)
+    for name, keep in (('test.log', 'test.log'), ('.config', 'config')):
+        if (build / name).exists():
+            shutil.copyfile(build / name, tmp / keep)
+    if not json_path.exists():
+        output = (tmp / 'kunit.out').read_text(errors='replace')
+        shutil.rmtree(tmp)
+        raise SeriesError(f'{tree.name} tree, lane {lane}: kunit.py failed '
+                          f'(exit {proc.returncode}): {first_error(output)}')
+    shutil.rmtree(final, ignore_errors=True)
+    os.replace(tmp, final)
+    return results.load(final / 'results.json')

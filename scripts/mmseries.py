@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The project's one entry point: packages, trees, suites, verification.
+
+  deps     install the Debian packages the project needs (as root)
+  trees    make the base and patched worktrees
+  verify   build both trees, run the suites, print the matrix
+  report   the main job: versions, then the verification matrix
+  unit     the host scripts' own unit tests (no kernel needed)
+  test     unit, then verify; ends with "N passed, N failed"
+"""
+
+import argparse
+import fcntl
+import sys
+import unittest
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Dict, Iterator, List, Tuple
+
+import base_source
+import kunit_run
+import manifest
+import packages
+import project
+import series
+import trees
+import verify
+from project import SeriesError
+
+
+@contextmanager
+def build_lock(cache: Path) -> Iterator[None]:
+    """Never two kernel builds at once on this machine."""
+    cache.mkdir(parents=True, exist_ok=True)
+    with open(cache / 'build.lock', 'w') as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print('waiting for another build to finish', flush=True)
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+def prepare_trees() -> Dict[str, trees.Tree]:
+    packages.ensure()
+    the_series = series.load(project.PATCHES)
+    repo = base_source.import_base(project.CACHE)
+    return trees.prepare(repo, the_series, project.CACHE)
+
+
+def run_verify() -> Tuple[int, int]:
+    """Build and run both trees; print the matrix; return its counts."""
+    expected = manifest.load(project.MANIFEST)
+    with build_lock(project.CACHE):
+        the_trees = prepare_trees()
+        actual = {name: kunit_run.run(tree, 'main', project.CACHE)
+                  for name, tree in the_trees.items()}
+    rows = verify.compare(expected, actual, project.TREES)
+    text = verify.render(rows, project.TREES)
+    project.RESULTS.mkdir(exist_ok=True)
+    (project.RESULTS / 'matrix.txt').write_text(text + '\n')
+    print('\nVerification matrix (base = pristine 6.12.117 + test seams; '
+          'expected/actual)')
+    print(text)
+    return verify.counts(rows)
+
+
+def run_unit() -> Tuple[int, int]:
+    suite = unittest.defaultTestLoader.discover(
+        str(Path(__file__).parent / 'tests'), top_level_dir=str(
+            Path(__file__).parent))
+    result = unittest.TextTestRunner(stream=sys.stdout, verbosity=1).run(suite)
+    bad = len(result.failures) + len(result.errors) + \
+        len(result.unexpectedSuccesses)
+    return result.testsRun - bad, bad
+
+
+def cmd_deps() -> int:
+    packages.ensure()
+    print('all packages present')
+    return 0
+
+
+def cmd_trees() -> int:
+    with build_lock(project.CACHE):
+        prepare_trees()
+    return 0
+
+
+def cmd_verify() -> int:
+    _, bad = run_verify()
+    return 1 if bad else 0
+
+
+def cmd_report() -> int:
+    print(f'base kernel: Debian {project.BASE_PACKAGE} '
+          f'{project.BASE_VERSION} (tarball sha256 '
+          f'{project.BASE_TARBALL_SHA256[:16]}...)')
+    the_series = series.load(project.PATCHES)
+    print(f'series: {len(the_series.seams)} seam patch(es), '
+          f'{len(the_series.changes)} change(s)')
+    return cmd_verify()
+
+
+def cmd_unit() -> int:
+    good, bad = run_unit()
+    print(f'{good} passed, {bad} failed')
+    return 1 if bad else 0
+
+
+def cmd_test() -> int:
+    packages.ensure()
+    unit_good, unit_bad = run_unit()
+    kunit_good, kunit_bad = run_verify()
+    print(f'\nhost tests: {unit_good} passed, {unit_bad} failed; '
+          f'KUnit matrix cells: {kunit_good} as expected, {kunit_bad} differ')
+    print(f'{unit_good + kunit_good} passed, {unit_bad + kunit_bad} failed')
+    return 1 if unit_bad or kunit_bad else 0
+
+
+COMMANDS = {'deps': cmd_deps, 'trees': cmd_trees, 'verify': cmd_verify,
+            'report': cmd_report, 'unit': cmd_unit, 'test': cmd_test}
+
+
+def main(argv: List[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.
+                                     RawDescriptionHelpFormatter)
+    parser.add_argument('command', choices=sorted(COMMANDS))
+    args = parser.parse_args(argv)
+    try:
+        return COMMANDS[args.command]()
+    except SeriesError as e:
+        print(f'error: {e}', file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print('error: interrupted', file=sys.stderr)
+        return 130
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Debian packages the project needs, installed when run as root."""
+
+import os
+import shlex
+import subprocess
+from typing import Callable, List, Optional, Sequence
+
+from project import SeriesError
+
+# Host build of the kernel's scripts, the arm64 cross compiler, QEMU, and
+# what kunit.py and the tooling call.
+REQUIRED = (
+    'bc', 'bison', 'ccache', 'flex', 'gcc', 'gcc-aarch64-linux-gnu', 'git',
+    'libc6-dev', 'libelf-dev', 'libssl-dev', 'make', 'python3',
+    'qemu-system-arm', 'xz-utils',
+)
+
+
+def installed_packages(names: Sequence[str]) -> List[str]:
+    """Return those of names that dpkg reports as installed."""
+    proc = subprocess.run(
+        ['dpkg-query', '-W', '-f', '${Package} ${db:Status-Abbrev}\n',
+         *names], capture_output=True, text=True, check=False)
+    have = []
+    for line in proc.stdout.splitlines():
+        fields = line.split()
+        if len(fields) >= 2 and fields[1].startswith('ii'):
+            have.append(fields[0])
+    return have
+
+
+def missing_packages(names: Sequence[str],
+                     query: Optional[Callable[[Sequence[str]], List[str]]]
+                     = None) -> List[str]:
+    have = set((query or installed_packages)(names))
+    return [n for n in names if n not in have]
+
+
+def install_command(names: Sequence[str]) -> List[str]:
+    return ['apt-get', 'install', '-y', '--no-install-recommends', *names]
+
+
+def ensure(names: Sequence[str] = REQUIRED,
+           is_root: Optional[bool] = None) -> None:
+    """Install what is missing, or say exactly how to."""
+    missing = missing_packages(names)
+    if not missing:
+        return
+    if is_root is None:
+        is_root = os.geteuid() == 0
+    cmd = install_command(missing)
+    if not is_root:
+        raise SeriesError('missing packages, run as root: '
+                          + shlex.join(cmd))
+    print('installing: ' + ' '.join(missing), flush=True)
+    env = dict(os.environ, DEBIAN_FRONTEND='noninteractive')
+    for step in (['apt-get', 'update'], cmd):
+        proc = subprocess.run(step, env=env, capture_output=True, text=True,
+                              check=False)
+        if proc.returncode != 0:
+            last = (proc.stderr.strip().splitlines() or ['?'])[-1]
+            raise SeriesError(f'{shlex.join(step)} failed: {last}')
+    still = missing_packages(names)
+    if still:
+        raise SeriesError('packages still missing after install: '
+                          + ' '.join(still))

@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Paths, pins and the error type shared by the project's host scripts."""
+
+import os
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+# Everything large or slow to make lives outside the repo, so a fresh clone
+# reuses it: the Debian package, the kernel git repo, worktrees, ccache.
+CACHE = Path(os.environ.get('MMSERIES_CACHE',
+                            Path.home() / '.cache' / 'arm64-mm-series'))
+
+# The base kernel: Debian's linux-source-6.12, pinned by version and by the
+# sha256 of both the .deb and the tarball inside it.
+BASE_PACKAGE = 'linux-source-6.12'
+BASE_VERSION = '6.12.117-1~deb12u1'
+BASE_DEB_SHA256 = ('e849faf31ca3555757f3a8877cb01af9'
+                   '2122f744f75d1f3102734651c4e14703')
+BASE_TARBALL_MEMBER = './usr/src/linux-source-6.12.tar.xz'
+BASE_TARBALL_SHA256 = ('585a4a074597aefa2b1a68ada83a3184'
+                       'ba351c127544dea80618bbcceaa3961f')
+BASE_TOPDIR = 'linux-source-6.12'
+# git refs cannot hold '~'.
+BASE_TAG = 'debian/6.12.117-1_deb12u1'
+
+PATCHES = REPO / 'kernel-patches'
+KUNIT_DIR = REPO / 'kunit'
+BENCH_DIR = REPO / 'lib'
+MANIFEST = KUNIT_DIR / 'manifest.tsv'
+KUNITCONFIG = REPO / '.kunitconfig'
+QEMU_CONFIG = REPO / 'scripts' / 'qemu_configs' / 'arm64_mm.py'
+RESULTS = REPO / 'build'
+
+# Where the tooling puts kunit/ and lib/ inside a kernel tree; the first
+# patch of the series sources them (mm/Kconfig, mm/Makefile).
+TREE_SUITE_DIRS = {KUNIT_DIR: 'mm/series-kunit', BENCH_DIR: 'mm/series-bench'}
+
+TREES = ('base', 'patched')
+
+
+class SeriesError(Exception):
+    """A failure the user must act on; reported as one line."""

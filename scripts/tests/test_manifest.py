@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-2.0
+import unittest
+
+import manifest
+import project
+from project import SeriesError
+
+
+class ParseTest(unittest.TestCase):
+    def test_reads_cases(self) -> None:
+        m = manifest.parse('# c\ns.a.64K\tfail\tpass\tF3\ns.b pass pass F3\n')
+        self.assertEqual(m['s.a.64K'].on('base'), 'fail')
+        self.assertEqual(m['s.a.64K'].on('patched'), 'pass')
+        self.assertEqual(m['s.b'].feature, 'F3')
+
+    def test_patched_must_pass(self) -> None:
+        with self.assertRaisesRegex(SeriesError, 'must pass on patched'):
+            manifest.parse('s.a pass fail F3\n')
+
+    def test_unknown_outcome(self) -> None:
+        with self.assertRaisesRegex(SeriesError, "unknown outcome 'crash'"):
+            manifest.parse('s.a crash pass F3\n')
+
+    def test_wrong_field_count(self) -> None:
+        with self.assertRaisesRegex(SeriesError, ':1: want'):
+            manifest.parse('s.a pass pass\n')
+
+    def test_duplicate(self) -> None:
+        with self.assertRaisesRegex(SeriesError, 'twice'):
+            manifest.parse('s.a pass pass F\ns.a pass pass F\n')
+
+    def test_empty(self) -> None:
+        with self.assertRaisesRegex(SeriesError, 'no case'):
+            manifest.parse('# nothing\n')
+
+    def test_the_projects_manifest_parses(self) -> None:
+        self.assertTrue(manifest.load(project.MANIFEST))
+
+
+if __name__ == '__main__':
+    unittest.main()

@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-2.0
+import unittest
+from typing import List, Sequence
+from unittest import mock
+
+import packages
+from project import SeriesError
+
+
+def only(*have: str):
+    def query(names: Sequence[str]) -> List[str]:
+        return [n for n in names if n in have]
+    return query
+
+
+class PackagesTest(unittest.TestCase):
+    def test_missing_keeps_order(self) -> None:
+        self.assertEqual(packages.missing_packages(['a', 'b', 'c'], only('b')),
+                         ['a', 'c'])
+
+    def test_non_root_gets_the_exact_apt_line(self) -> None:
+        with mock.patch.object(packages, 'installed_packages', only('a')):
+            with self.assertRaises(SeriesError) as ctx:
+                packages.ensure(['a', 'qemu-system-arm'], is_root=False)
+        self.assertIn('apt-get install -y --no-install-recommends '
+                      'qemu-system-arm', str(ctx.exception))
+
+    def test_nothing_missing_does_nothing(self) -> None:
+        with mock.patch.object(packages, 'installed_packages', only('a')), \
+                mock.patch('subprocess.run') as run:
+            packages.ensure(['a'], is_root=True)
+        run.assert_not_called()
+
+    def test_dpkg_query_sees_an_installed_package(self) -> None:
+        # dpkg is on every Debian machine; a bogus name is never installed.
+        have = packages.installed_packages(['dpkg', 'no-such-package-xyz'])
+        self.assertEqual(have, ['dpkg'])
+
+
+if __name__ == '__main__':
+    unittest.main()
