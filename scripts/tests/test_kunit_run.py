@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0
+import unittest
+from pathlib import Path
+
+import kunit_run
+import project
+
+
+class CommandTest(unittest.TestCase):
+    def test_uses_the_trees_kunit_py_for_arm64(self) -> None:
+        cmd = kunit_run.kunit_command('main', Path('/r/results.json'), 2)
+        self.assertEqual(cmd[1:3], ['tools/testing/kunit/kunit.py', 'run'])
+        self.assertIn('--arch=arm64', cmd)
+        self.assertIn('--cross_compile=aarch64-linux-gnu-', cmd)
+        self.assertIn(f'--kunitconfig={project.KUNITCONFIG}', cmd)
+        self.assertIn(f'--qemu_config={project.QEMU_CONFIG}', cmd)
+        self.assertIn('--json=/r/results.json', cmd)
+        i = cmd.index('--make_options')
+        self.assertEqual(cmd[i + 1], 'CC=ccache aarch64-linux-gnu-gcc')
+
+    def test_build_dir_is_a_direct_child_of_the_tree(self) -> None:
+        # Kbuild then uses srctree "..", which is what lets ccache share
+        # objects between the base and patched worktrees.
+        self.assertNotIn('/', kunit_run.build_dir_name('main'))
+
+
+class FirstErrorTest(unittest.TestCase):
+    def test_compiler_error_comes_first(self) -> None:
+        output = (
+            "[10:00:00] Building KUnit Kernel ...\n"
+            "ERROR:root:make[3]: Entering directory '/t/.kunit-main'\n"
+            "../mm/series-kunit/x.c: In function 'f':\n"
+            "../mm/series-kunit/x.c:3:16: error: 'y' undeclared "
+            "(first use in this function)\n"
+            "make[4]: *** [../scripts/Makefile.build:229: x.o] Error 1\n")
+        self.assertEqual(kunit_run.first_error(output),
+                         "../mm/series-kunit/x.c:3:16: error: 'y' "
+                         "undeclared (first use in this function)")
+
+    def test_falls_back_to_the_last_line(self) -> None:
+        self.assertEqual(kunit_run.first_error('a\nb\n'), 'b')
+
+
+class QemuConfigTest(unittest.TestCase):
+    def test_hugetlb_pools_memory_and_cpus(self) -> None:
+        text = project.QEMU_CONFIG.read_text()
+        for size in ('64K', '2M', '32M', '1G'):
+            self.assertIn(f'hugepagesz={size} hugepages=', text)
+        self.assertIn("'-cpu', 'max,pauth-impdef=on'", text)
+        self.assertIn("'-smp', '2', '-m', '4096'", text)
+
+
+if __name__ == '__main__':
+    unittest.main()
