@@ -92,3 +92,36 @@ class SuiteFilesTest(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class CommitSuitesTest(unittest.TestCase):
+    def test_suites_are_copied_hooked_and_committed_once(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = Path(tmp) / 'linux'
+            (repo / 'mm').mkdir(parents=True)
+            scratch_repo(repo, {
+                'mm/Kconfig': 'menu "mm"\nsource "mm/damon/Kconfig"\n'
+                              '\nendmenu\n',
+                'mm/Makefile': 'obj-$(CONFIG_DEBUG_RODATA_TEST) += '
+                               'rodata_test.o\n'})
+            trees.commit_suites(repo)
+            self.assertIn('source "mm/series-kunit/Kconfig"',
+                          (repo / 'mm/Kconfig').read_text())
+            self.assertIn('series-kunit/', (repo / 'mm/Makefile').read_text())
+            self.assertTrue((repo / 'mm/series-kunit/Kconfig').is_file())
+            self.assertTrue((repo / 'mm/series-bench/Makefile').is_file())
+            self.assertFalse((repo / 'mm/series-kunit/manifest.tsv')
+                             .exists())
+            self.assertEqual(git(repo, 'status', '--porcelain'), '')
+            self.assertEqual(git(repo, 'log', '-1', '--format=%s').strip(),
+                             trees.SUITES_SUBJECT)
+
+    def test_a_tree_without_the_anchor_is_refused(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = Path(tmp) / 'linux'
+            (repo / 'mm').mkdir(parents=True)
+            scratch_repo(repo, {'mm/Kconfig': 'menu "mm"\nendmenu\n',
+                                'mm/Makefile': ''})
+            with self.assertRaisesRegex(SeriesError, 'mm/Kconfig: cannot '
+                                        'hook the suites in'):
+                trees.commit_suites(repo)

@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0
+import contextlib
+import io
+import unittest
+from unittest import mock
+
+import mmseries
+from project import SeriesError
+
+
+class MainTest(unittest.TestCase):
+    def test_a_failure_is_one_line_and_exit_1(self) -> None:
+        err = io.StringIO()
+        boom = mock.Mock(side_effect=SeriesError('patch 0002-x.patch does '
+                                                 'not apply: hunk at a.c:3 '
+                                                 'failed'))
+        with mock.patch.dict(mmseries.COMMANDS, {'trees': boom}), \
+                contextlib.redirect_stderr(err):
+            self.assertEqual(mmseries.main(['trees']), 1)
+        self.assertEqual(err.getvalue(), 'error: patch 0002-x.patch does not '
+                         'apply: hunk at a.c:3 failed\n')
+
+    def test_unknown_command_is_refused(self) -> None:
+        with contextlib.redirect_stderr(io.StringIO()), \
+                self.assertRaises(SystemExit) as ctx:
+            mmseries.main(['no-such-command'])
+        self.assertEqual(ctx.exception.code, 2)
+
+    def test_test_command_sums_host_tests_and_matrix_cells(self) -> None:
+        out = io.StringIO()
+        with mock.patch.object(mmseries.packages, 'ensure'), \
+                mock.patch.object(mmseries, 'run_unit',
+                                  return_value=(30, 1)), \
+                mock.patch.object(mmseries, 'run_verify',
+                                  return_value=(15, 1)), \
+                contextlib.redirect_stdout(out):
+            self.assertEqual(mmseries.main(['test']), 1)
+        self.assertEqual(out.getvalue().splitlines()[-1],
+                         '45 passed, 2 failed')
+
+
+if __name__ == '__main__':
+    unittest.main()
