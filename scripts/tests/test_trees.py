@@ -19,6 +19,17 @@ def make_patch(repo: Path, name: str, edit: str, subject: str,
 
 
 class AmFailureTest(unittest.TestCase):
+    def setUp(self) -> None:
+        # A three-line a.txt in a scratch repo, and a folder for patches.
+        self.tmp = tempfile.TemporaryDirectory()
+        root = Path(self.tmp.name)
+        self.repo, self.patches = root / 'repo', root / 'patches'
+        self.patches.mkdir()
+        scratch_repo(self.repo, {'a.txt': 'one\ntwo\nthree\n'})
+
+    def tearDown(self) -> None:
+        self.tmp.cleanup()
+
     def test_recorded_git_am_output_names_patch_and_hunk(self) -> None:
         output = (DATA / 'git-am-failed.txt').read_text()
         self.assertEqual(
@@ -27,40 +38,29 @@ class AmFailureTest(unittest.TestCase):
             'arch/arm64/include/asm/hugetlb.h:68 failed')
 
     def test_patch_that_does_not_apply(self) -> None:
-        with tempfile.TemporaryDirectory() as tmp:
-            root = Path(tmp)
-            repo, patches = root / 'repo', root / 'patches'
-            patches.mkdir()
-            scratch_repo(repo, {'a.txt': 'one\ntwo\nthree\n'})
-            make_patch(repo, '0001-good.patch', 'one\n2\nthree\n', 'good',
-                       patches)
-            (repo / 'a.txt').write_text('uno\ndos\ntres\n')
-            git(repo, 'commit', '-q', '-am', 'diverge')
-            with self.assertRaisesRegex(
-                    SeriesError, r'^patch 0001-good.patch does not apply: '
-                    r'hunk at a.txt:1 failed$'):
-                trees.apply_patches(repo, patches, ['0001-good.patch'])
-            # The failed am was aborted: the tree is usable again.
-            status = git(repo, 'status', '--porcelain')
-            self.assertEqual(status, '')
-            self.assertFalse((repo / '.git' / 'rebase-apply').exists())
+        repo, patches = self.repo, self.patches
+        make_patch(repo, '0001-good.patch', 'one\n2\nthree\n', 'good',
+                   patches)
+        (repo / 'a.txt').write_text('uno\ndos\ntres\n')
+        git(repo, 'commit', '-q', '-am', 'diverge')
+        with self.assertRaisesRegex(
+                SeriesError, r'^patch 0001-good.patch does not apply: '
+                r'hunk at a.txt:1 failed$'):
+            trees.apply_patches(repo, patches, ['0001-good.patch'])
+        # The failed am was aborted: the tree is usable again.
+        self.assertEqual(git(repo, 'status', '--porcelain'), '')
+        self.assertFalse((repo / '.git' / 'rebase-apply').exists())
 
     def test_patches_apply_one_commit_each(self) -> None:
-        with tempfile.TemporaryDirectory() as tmp:
-            root = Path(tmp)
-            repo, patches = root / 'repo', root / 'patches'
-            patches.mkdir()
-            scratch_repo(repo, {'a.txt': 'one\ntwo\nthree\n'})
-            make_patch(repo, '0001-a.patch', 'one\n2\nthree\n', 'first',
-                       patches)
-            (repo / 'a.txt').write_text('one\n2\nthree\n')
-            git(repo, 'commit', '-q', '-am', 'tmp')
-            make_patch(repo, '0002-b.patch', 'one\n2\n3\n', 'second', patches)
-            git(repo, 'reset', '-q', '--hard', 'HEAD~1')
-            trees.apply_patches(repo, patches, ['0001-a.patch',
-                                                '0002-b.patch'])
-            log = git(repo, 'log', '--format=%s', '-3').split('\n')
-            self.assertEqual(log[:3], ['second', 'first', 'initial'])
+        repo, patches = self.repo, self.patches
+        make_patch(repo, '0001-a.patch', 'one\n2\nthree\n', 'first', patches)
+        (repo / 'a.txt').write_text('one\n2\nthree\n')
+        git(repo, 'commit', '-q', '-am', 'tmp')
+        make_patch(repo, '0002-b.patch', 'one\n2\n3\n', 'second', patches)
+        git(repo, 'reset', '-q', '--hard', 'HEAD~1')
+        trees.apply_patches(repo, patches, ['0001-a.patch', '0002-b.patch'])
+        log = git(repo, 'log', '--format=%s', '-3').split('\n')
+        self.assertEqual(log[:3], ['second', 'first', 'initial'])
 
 
 class RecipeTest(unittest.TestCase):
