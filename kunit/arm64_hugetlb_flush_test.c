@@ -13,71 +13,11 @@
  * its hstate and its page tables are the real ones.
  */
 #include <kunit/test.h>
-#include <linux/file.h>
 #include <linux/hugetlb.h>
 #include <linux/mman.h>
-#include <linux/spinlock.h>
-#include <asm/tlbflush.h>
 
-#define MAX_EVENTS	64
-
-/* Collects the range invalidations one mm receives while a case runs. */
-struct tlbflush_recorder {
-	struct arm64_tlbflush_hook hook;
-	struct mm_struct *mm;
-	spinlock_t lock;
-	unsigned int nr_events;		/* may exceed MAX_EVENTS */
-	struct arm64_tlbflush_event events[MAX_EVENTS];
-};
-
-static void tlbflush_recorder_record(struct arm64_tlbflush_hook *hook,
-				     const struct arm64_tlbflush_event *event)
-{
-	struct tlbflush_recorder *rec =
-		container_of(hook, struct tlbflush_recorder, hook);
-	unsigned long flags;
-
-	/* Other CPUs flush other mms concurrently: keep only ours. */
-	if (event->mm != rec->mm)
-		return;
-
-	spin_lock_irqsave(&rec->lock, flags);
-	if (rec->nr_events < MAX_EVENTS)
-		rec->events[rec->nr_events] = *event;
-	rec->nr_events++;
-	spin_unlock_irqrestore(&rec->lock, flags);
-}
-
-static void tlbflush_recorder_stop(void *data)
-{
-	arm64_tlbflush_hook_unregister(data);
-}
-
-static struct tlbflush_recorder *tlbflush_recorder_start(struct kunit *test,
-							 struct mm_struct *mm)
-{
-	struct tlbflush_recorder *rec;
-
-	rec = kunit_kzalloc(test, sizeof(*rec), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, rec);
-	spin_lock_init(&rec->lock);
-	rec->mm = mm;
-	rec->hook.record = tlbflush_recorder_record;
-
-	KUNIT_ASSERT_EQ(test, arm64_tlbflush_hook_register(&rec->hook), 0);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-			tlbflush_recorder_stop, &rec->hook), 0);
-	return rec;
-}
-
-static const struct arm64_tlbflush_event *
-tlbflush_recorder_last(struct kunit *test, struct tlbflush_recorder *rec)
-{
-	KUNIT_ASSERT_GT(test, rec->nr_events, 0);
-	KUNIT_ASSERT_LE_MSG(test, rec->nr_events, MAX_EVENTS,
-			    "more invalidations than the recorder keeps");
-	return &rec->events[rec->nr_events - 1];
-}
+#include "hugetlb_fixture.h"
+#include "tlbflush_recorder.h"
 
 /* What flush_hugetlb_tlb_range() must ask for, per hugetlb size (4K pages). */
 struct hugetlb_flush_param {
@@ -103,8 +43,6 @@ static void hugetlb_flush_param_desc(const struct hugetlb_flush_param *p,
 
 KUNIT_ARRAY_PARAM(hugetlb_flush, hugetlb_flush_params, hugetlb_flush_param_desc);
 
-KUNIT_DEFINE_ACTION_WRAPPER(fput_wrapper, fput, struct file *);
-
 /* A mapping of a hugetlbfs file in the test's mm. */
 struct hugetlb_mapping {
 	struct vm_area_struct *vma;
@@ -116,21 +54,9 @@ static void map_hugetlb(struct kunit *test, const struct hugetlb_flush_param *p,
 			unsigned long mmap_flags, struct hugetlb_mapping *map)
 {
 	unsigned long len = p->size * p->nr_blocks;
-	struct hstate *h = size_to_hstate(p->size);
-	struct file *file;
+	/* Reserve the pool pages now: a short pool fails at mmap time. */
+	struct file *file = hugetlb_test_file(test, p->size, len, 0);
 	unsigned long addr;
-
-	/* A missing pool is a broken setup, not a missing feature: fail. */
-	KUNIT_ASSERT_NOT_NULL_MSG(test, h,
-		"no %luK hugetlb pool: boot with hugepagesz=/hugepages=",
-		p->size >> 10);
-
-	file = hugetlb_file_setup(HUGETLB_ANON_FILE, len, 0,
-				  HUGETLB_ANONHUGE_INODE, huge_page_shift(h));
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(file), "hugetlb_file_setup: %ld",
-			       PTR_ERR(file));
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, fput_wrapper,
-							file), 0);
 
 	addr = kunit_vm_mmap(test, file, 0, len, PROT_READ | PROT_WRITE,
 			     MAP_SHARED | mmap_flags, 0);

@@ -78,10 +78,15 @@ def run(tree: Tree, lane: str, cache: Path, jobs: int = 0) -> Dict[str, str]:
         if (build / name).exists():
             shutil.copyfile(build / name, tmp / keep)
     if not json_path.exists():
-        output = (tmp / 'kunit.out').read_text(errors='replace')
-        shutil.rmtree(tmp)
+        # Keep what the failed run printed, under a name no reader of
+        # results would take for a finished run.
+        failed = runs / f'{tree.name}-{lane}.failed'
+        shutil.rmtree(failed, ignore_errors=True)
+        os.replace(tmp, failed)
+        output = (failed / 'kunit.out').read_text(errors='replace')
         raise SeriesError(f'{tree.name} tree, lane {lane}: kunit.py failed '
-                          f'(exit {proc.returncode}): {first_error(output)}')
+                          f'(exit {proc.returncode}, see {failed}): '
+                          f'{first_error(output)}')
     shutil.rmtree(final, ignore_errors=True)
     os.replace(tmp, final)
     return results.load(final / 'results.json')

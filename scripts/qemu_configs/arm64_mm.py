@@ -23,4 +23,4 @@ CONFIG_SERIAL_AMBA_PL011_CONSOLE=y''',
                            kernel_command_line='console=ttyAMA0 ' + HUGETLB_POOLS,
                            extra_qemu_params=['-machine', 'virt',
                                               '-cpu', 'max,pauth-impdef=on',
-                                              '-smp', '2', '-m', '4096'])
+                                              '-smp', '2', '-m', '8192'])

@@ -47,8 +47,60 @@ class QemuConfigTest(unittest.TestCase):
         for size in ('64K', '2M', '32M', '1G'):
             self.assertIn(f'hugepagesz={size} hugepages=', text)
         self.assertIn("'-cpu', 'max,pauth-impdef=on'", text)
-        self.assertIn("'-smp', '2', '-m', '4096'", text)
+        self.assertIn("'-smp', '2', '-m', '8192'", text)
 
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class RunTest(unittest.TestCase):
+    """run() against a stand-in kunit.py, so no kernel is needed."""
+
+    def run_with(self, script: str) -> tuple:
+        import tempfile
+        from unittest import mock
+        from project import SeriesError
+        from trees import Tree
+        self.tmp = tempfile.TemporaryDirectory()
+        root = Path(self.tmp.name)
+        tool = root / 'tree' / 'tools' / 'testing' / 'kunit' / 'kunit.py'
+        tool.parent.mkdir(parents=True)
+        tool.write_text(script)
+        with mock.patch.object(project, 'RESULTS', root / 'build'):
+            try:
+                got = kunit_run.run(Tree('base', root / 'tree'), 'main',
+                                    root / 'cache', jobs=1)
+                return got, None, root / 'build' / 'runs'
+            except SeriesError as e:
+                return None, str(e), root / 'build' / 'runs'
+
+    def tearDown(self) -> None:
+        self.tmp.cleanup()
+
+    def test_build_failure_is_one_line_and_keeps_the_output(self) -> None:
+        _, err, runs = self.run_with(
+            'import sys\n'
+            'print("ERROR:root:../mm/x.c:3:16: error: \'y\' undeclared")\n'
+            'sys.exit(1)\n')
+        self.assertRegex(err, r"^base tree, lane main: kunit.py failed "
+                         r"\(exit 1, see .*base-main.failed\): "
+                         r"ERROR:root:../mm/x.c:3:16: error: 'y' undeclared$")
+        self.assertEqual(sorted(p.name for p in runs.iterdir()),
+                         ['base-main.failed'])
+
+    def test_results_and_artifacts_are_kept(self) -> None:
+        recorded = (Path(__file__).parent / 'data' /
+                    'kunit-results-patched-early.json')
+        got, err, runs = self.run_with(
+            'import shutil, sys, os\n'
+            'json = [a for a in sys.argv if a.startswith("--json=")][0][7:]\n'
+            f'shutil.copyfile({str(recorded)!r}, json)\n'
+            'os.makedirs(".kunit-main", exist_ok=True)\n'
+            'open(".kunit-main/test.log", "w").write("KTAP version 1\\n")\n'
+            'open(".kunit-main/.config", "w").write("CONFIG_KUNIT=y\\n")\n')
+        self.assertIsNone(err)
+        self.assertEqual(len(got), 8)
+        kept = sorted(p.name for p in (runs / 'base-main').iterdir())
+        self.assertEqual(kept, ['config', 'kunit.out', 'results.json',
+                                'test.log'])

@@ -1,0 +1,505 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for how arm64 writes, reads and clears hugetlb entries of
+ * every size: 64K (CONT_PTES level-3 entries), 2M (one PMD block), 32M
+ * (CONT_PMDS level-2 blocks) and 1G (one PUD block).
+ *
+ * Each case gets its own mm and page tables, built the way
+ * mm/debug_vm_pgtable.c builds them, and memory of the huge page size
+ * from the page allocator; nothing of it is visible to the rest of the
+ * kernel, and cleanup actions clear the entries, free the tables, the
+ * memory and the mm even when a case fails half way.
+ */
+#include <kunit/test.h>
+#include <linux/hugetlb.h>
+#include <linux/mman.h>
+#include <linux/swapops.h>
+#include <asm/tlb.h>
+
+#include "hugetlb_fixture.h"
+#include "tlbflush_recorder.h"
+
+/* Far from anything; aligned for every hugetlb size. */
+#define FIXTURE_ADDR	(8 * PUD_SIZE)
+
+/* A hugetlb size and what arm64 makes of it (4K pages). */
+struct entry_size {
+	const char *desc;
+	unsigned long size;
+	unsigned long pgsize;		/* size of one entry of the block */
+	unsigned int ncontig;		/* entries in the block */
+	/* What the break-before-make flush of the block must ask for. */
+	unsigned long bbm_stride;
+	int bbm_level;
+};
+
+static const struct entry_size entry_sizes[] = {
+	{ "64K_contpte", CONT_PTE_SIZE, PAGE_SIZE, CONT_PTES,
+	  PAGE_SIZE, TLBI_TTL_UNKNOWN },
+	{ "2M_pmd", PMD_SIZE, PMD_SIZE, 1, PMD_SIZE, 2 },
+	{ "32M_contpmd", CONT_PMD_SIZE, PMD_SIZE, CONT_PMDS, PMD_SIZE, 2 },
+	{ "1G_pud", PUD_SIZE, PUD_SIZE, 1, PUD_SIZE, 1 },
+};
+
+static void entry_size_desc(const struct entry_size *s, char *desc)
+{
+	strscpy(desc, s->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(entry_size, entry_sizes, entry_size_desc);
+
+/* Only the sizes made of several entries. */
+static const void *contig_size_gen_params(const void *prev, char *desc)
+{
+	const struct entry_size *s = prev ? prev : entry_sizes - 1;
+
+	while (++s < entry_sizes + ARRAY_SIZE(entry_sizes)) {
+		if (s->ncontig > 1) {
+			entry_size_desc(s, desc);
+			return s;
+		}
+	}
+	return NULL;
+}
+
+enum entry_kind { ENTRY_PRESENT, ENTRY_SWAP, ENTRY_MIGRATION, NR_ENTRY_KINDS };
+
+static const char * const entry_kind_names[] = {
+	[ENTRY_PRESENT] = "present",
+	[ENTRY_SWAP] = "swap",
+	[ENTRY_MIGRATION] = "migration",
+};
+
+/* Every size with every kind of entry. */
+struct entry_param {
+	const struct entry_size *size;
+	enum entry_kind kind;
+};
+
+static struct entry_param entry_params[ARRAY_SIZE(entry_sizes) *
+				       NR_ENTRY_KINDS];
+
+static const void *entry_param_gen(const void *prev, char *desc)
+{
+	const struct entry_param *prev_param = prev;
+	size_t i = prev_param ? prev_param - entry_params + 1 : 0;
+	struct entry_param *p;
+
+	if (i >= ARRAY_SIZE(entry_params))
+		return NULL;
+	p = &entry_params[i];
+	p->size = &entry_sizes[i / NR_ENTRY_KINDS];
+	p->kind = i % NR_ENTRY_KINDS;
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s_%s", p->size->desc,
+		 entry_kind_names[p->kind]);
+	return p;
+}
+
+/* An mm, a hugetlb vma and the page tables for one block at addr. */
+struct entry_fixture {
+	const struct entry_size *s;
+	struct mm_struct *mm;
+	struct vm_area_struct *vma;
+	unsigned long addr;
+	pte_t *ptep;
+	unsigned long pfn;		/* first pfn of the block's memory */
+	struct page *contig_pages;	/* set when not a compound folio */
+};
+
+static void entry_fixture_free_memory(void *data)
+{
+	struct entry_fixture *f = data;
+
+	if (f->contig_pages)
+		free_contig_range(f->pfn, f->s->size >> PAGE_SHIFT);
+	else
+		folio_put(pfn_folio(f->pfn));
+}
+
+static void entry_fixture_free_tables(void *data)
+{
+	struct entry_fixture *f = data;
+	struct mmu_gather tlb;
+
+	/* A case that failed half way may have left entries behind. */
+	huge_ptep_get_and_clear(f->mm, f->addr, f->ptep, f->s->size);
+
+	mmap_write_lock(f->mm);
+	tlb_gather_mmu(&tlb, f->mm);
+	free_pgd_range(&tlb, f->addr, f->addr + f->s->size, 0, 0);
+	tlb_finish_mmu(&tlb);
+	mmap_write_unlock(f->mm);
+}
+
+KUNIT_DEFINE_ACTION_WRAPPER(mmput_wrapper, mmput, struct mm_struct *);
+KUNIT_DEFINE_ACTION_WRAPPER(vm_area_free_wrapper, vm_area_free,
+			    struct vm_area_struct *);
+
+/*
+ * compound: back the block with a folio of its size, as hugetlb does;
+ * otherwise with plain contiguous pages, which only the page table (not
+ * the struct pages) says are one block.
+ */
+static struct entry_fixture *entry_fixture_create(struct kunit *test,
+						  const struct entry_size *s,
+						  bool compound)
+{
+	const vm_flags_t flags = VM_HUGETLB | VM_READ | VM_WRITE | VM_SHARED;
+	unsigned int order = ilog2(s->size >> PAGE_SHIFT);
+	struct entry_fixture *f;
+	struct file *file;
+
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	f->s = s;
+	f->addr = FIXTURE_ADDR;
+
+	/* The vma's hstate comes from its hugetlbfs file. */
+	file = hugetlb_test_file(test, s->size, s->size, VM_NORESERVE);
+
+	f->mm = mm_alloc();
+	KUNIT_ASSERT_NOT_NULL(test, f->mm);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mmput_wrapper,
+							f->mm), 0);
+
+	f->vma = vm_area_alloc(f->mm);
+	KUNIT_ASSERT_NOT_NULL(test, f->vma);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+			vm_area_free_wrapper, f->vma), 0);
+	f->vma->vm_start = f->addr;
+	f->vma->vm_end = f->addr + s->size;
+	vm_flags_init(f->vma, flags);
+	f->vma->vm_page_prot = vm_get_page_prot(flags);
+	f->vma->vm_file = file;
+
+	if (compound) {
+		struct folio *folio;
+
+		if (order <= MAX_PAGE_ORDER)
+			folio = folio_alloc(GFP_KERNEL, order);
+		else
+			folio = folio_alloc_gigantic(order,
+						     GFP_KERNEL | __GFP_COMP,
+						     first_online_node, NULL);
+		KUNIT_ASSERT_NOT_NULL_MSG(test, folio, "no %luK folio",
+					  s->size >> 10);
+		f->pfn = folio_pfn(folio);
+	} else {
+		f->contig_pages = alloc_contig_pages(s->size >> PAGE_SHIFT,
+						     GFP_KERNEL,
+						     first_online_node, NULL);
+		KUNIT_ASSERT_NOT_NULL_MSG(test, f->contig_pages,
+					  "no %luK of contiguous pages",
+					  s->size >> 10);
+		f->pfn = page_to_pfn(f->contig_pages);
+	}
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+			entry_fixture_free_memory, f), 0);
+	KUNIT_ASSERT_TRUE(test, IS_ALIGNED(f->pfn, s->size >> PAGE_SHIFT));
+
+	f->ptep = huge_pte_alloc(f->mm, f->vma, f->addr, s->size);
+	KUNIT_ASSERT_NOT_NULL(test, f->ptep);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+			entry_fixture_free_tables, f), 0);
+	return f;
+}
+
+/* A clean, old, writable user entry for the whole block. */
+static pte_t present_entry(const struct entry_fixture *f)
+{
+	pte_t pte = pfn_pte(f->pfn, f->vma->vm_page_prot);
+
+	pte = arch_make_huge_pte(pte, ilog2(f->s->size), f->vma->vm_flags);
+	return pte_mkold(pte_mkclean(pte));
+}
+
+static pte_t entry_of_kind(const struct entry_fixture *f,
+			   enum entry_kind kind)
+{
+	switch (kind) {
+	case ENTRY_SWAP:
+		return swp_entry_to_pte(swp_entry(1, 0x1234));
+	case ENTRY_MIGRATION:
+		return swp_entry_to_pte(make_readable_migration_entry(f->pfn));
+	default:
+		return present_entry(f);
+	}
+}
+
+static pte_t entry_at(const struct entry_fixture *f, unsigned int i)
+{
+	return __ptep_get(f->ptep + i);
+}
+
+/* Every entry of the block is what set_huge_pte_at(pte) must write. */
+static void expect_block(struct kunit *test, const struct entry_fixture *f,
+			 pte_t pte)
+{
+	unsigned long dpfn = f->s->pgsize >> PAGE_SHIFT;
+	unsigned int i;
+
+	for (i = 0; i < f->s->ncontig; i++) {
+		pte_t got = entry_at(f, i);
+
+		if (!pte_present(pte)) {
+			KUNIT_EXPECT_TRUE_MSG(test, pte_same(got, pte),
+					      "entry %u", i);
+			continue;
+		}
+		KUNIT_EXPECT_TRUE_MSG(test, pte_valid(got), "entry %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, pte_pfn(got), pte_pfn(pte) + i * dpfn,
+				    "entry %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, pte_cont(got), f->s->ncontig > 1,
+				    "entry %u", i);
+	}
+}
+
+static void expect_block_none(struct kunit *test,
+			      const struct entry_fixture *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < f->s->ncontig; i++)
+		KUNIT_EXPECT_TRUE_MSG(test, pte_none(entry_at(f, i)),
+				      "entry %u", i);
+}
+
+/* The one break-before-make flush of the block, as refined by F5. */
+static void expect_bbm_flush(struct kunit *test, const struct entry_fixture *f,
+			     struct tlbflush_recorder *rec)
+{
+	const struct arm64_tlbflush_event *event;
+
+	KUNIT_ASSERT_EQ(test, rec->nr_events, 1);
+	event = tlbflush_recorder_last(test, rec);
+	KUNIT_EXPECT_EQ(test, event->start, f->addr);
+	KUNIT_EXPECT_EQ(test, event->end, f->addr + f->s->size);
+	KUNIT_EXPECT_EQ(test, event->stride, f->s->bbm_stride);
+	KUNIT_EXPECT_EQ(test, event->tlb_level, f->s->bbm_level);
+	KUNIT_EXPECT_TRUE(test, event->last_level);
+}
+
+/* set_huge_pte_at() writes the whole block; a none block needs no flush. */
+static void set_huge_pte_at_test(struct kunit *test)
+{
+	const struct entry_param *p = test->param_value;
+	struct entry_fixture *f = entry_fixture_create(test, p->size, true);
+	pte_t pte = entry_of_kind(f, p->kind);
+
+	set_huge_pte_at(f->mm, f->addr, f->ptep, pte, p->size->size);
+	expect_block(test, f, pte);
+}
+
+static void set_huge_pte_at_over_none_no_flush_test(struct kunit *test)
+{
+	const struct entry_size *s = test->param_value;
+	struct entry_fixture *f = entry_fixture_create(test, s, true);
+	struct tlbflush_recorder *rec = tlbflush_recorder_start(test, f->mm);
+
+	set_huge_pte_at(f->mm, f->addr, f->ptep, present_entry(f), s->size);
+	tlbflush_recorder_stop(rec);
+
+	KUNIT_EXPECT_EQ_MSG(test, rec->nr_events, 0,
+			    "flushed a block that had no valid entry");
+}
+
+/* Rewriting a valid contiguous block breaks it first, with one flush. */
+static void set_huge_pte_at_over_valid_flush_test(struct kunit *test)
+{
+	const struct entry_size *s = test->param_value;
+	struct entry_fixture *f = entry_fixture_create(test, s, true);
+	struct tlbflush_recorder *rec;
+	pte_t pte = present_entry(f);
+
+	set_huge_pte_at(f->mm, f->addr, f->ptep, pte, s->size);
+	rec = tlbflush_recorder_start(test, f->mm);
+	set_huge_pte_at(f->mm, f->addr, f->ptep, pte_wrprotect(pte), s->size);
+	tlbflush_recorder_stop(rec);
+
+	expect_block(test, f, pte);
+	expect_bbm_flush(test, f, rec);
+}
+
+/* huge_ptep_get() ORs dirty and young over the block; here from hugetlb. */
+static void huge_ptep_get_merges_test(struct kunit *test)
+{
+	const struct entry_size *s = test->param_value;
+	struct entry_fixture *f = entry_fixture_create(test, s, true);
+	unsigned int last = s->ncontig - 1;
+	pte_t got;
+
+	set_huge_pte_at(f->mm, f->addr, f->ptep, present_entry(f), s->size);
+	__set_pte(f->ptep + last, pte_mkyoung(pte_mkdirty(entry_at(f, last))));
+
+	got = huge_ptep_get(f->mm, f->addr, f->ptep);
+	KUNIT_EXPECT_TRUE(test, pte_dirty(got));
+	KUNIT_EXPECT_TRUE(test, pte_young(got));
+	KUNIT_EXPECT_EQ(test, pte_pfn(got), f->pfn);
+}
+
+/*
+ * The same over plain contiguous pages: the block size must come from the
+ * page table (F4), not from page_size() of the page mapped.
+ */
+static void huge_ptep_get_size_from_table_test(struct kunit *test)
+{
+	const struct entry_size *s = test->param_value;
+	struct entry_fixture *f = entry_fixture_create(test, s, false);
+	unsigned int last = s->ncontig - 1;
+	pte_t got;
+
+	set_huge_pte_at(f->mm, f->addr, f->ptep, present_entry(f), s->size);
+	__set_pte(f->ptep + last, pte_mkyoung(pte_mkdirty(entry_at(f, last))));
+
+	got = huge_ptep_get(f->mm, f->addr, f->ptep);
+	KUNIT_EXPECT_TRUE_MSG(test, pte_dirty(got),
+			      "dirty bit of entry %u not merged", last);
+	KUNIT_EXPECT_TRUE(test, pte_young(got));
+}
+
+/*
+ * huge_ptep_get_and_clear() clears the block; present entries come back
+ * with dirty/young merged, others as the first entry unmodified (F1, F2).
+ */
+static void huge_ptep_get_and_clear_test(struct kunit *test)
+{
+	const struct entry_param *p = test->param_value;
+	const struct entry_size *s = p->size;
+	struct entry_fixture *f = entry_fixture_create(test, s, true);
+	pte_t pte = entry_of_kind(f, p->kind);
+	unsigned int last = s->ncontig - 1;
+	pte_t got;
+
+	set_huge_pte_at(f->mm, f->addr, f->ptep, pte, s->size);
+	if (p->kind == ENTRY_PRESENT)
+		__set_pte(f->ptep + last,
+			  pte_mkyoung(pte_mkdirty(entry_at(f, last))));
+
+	got = huge_ptep_get_and_clear(f->mm, f->addr, f->ptep, s->size);
+
+	expect_block_none(test, f);
+	if (p->kind == ENTRY_PRESENT) {
+		KUNIT_EXPECT_EQ(test, pte_pfn(got), f->pfn);
+		KUNIT_EXPECT_TRUE(test, pte_dirty(got));
+		KUNIT_EXPECT_TRUE(test, pte_young(got));
+	} else {
+		KUNIT_EXPECT_TRUE(test, pte_same(got, pte));
+	}
+}
+
+/* huge_ptep_clear_flush() clears the block with one narrow flush (F4, F5). */
+static void huge_ptep_clear_flush_test(struct kunit *test)
+{
+	const struct entry_size *s = test->param_value;
+	struct entry_fixture *f = entry_fixture_create(test, s, true);
+	struct tlbflush_recorder *rec;
+	pte_t got;
+
+	set_huge_pte_at(f->mm, f->addr, f->ptep, present_entry(f), s->size);
+	rec = tlbflush_recorder_start(test, f->mm);
+	got = huge_ptep_clear_flush(f->vma, f->addr, f->ptep);
+	tlbflush_recorder_stop(rec);
+
+	KUNIT_EXPECT_EQ(test, pte_pfn(got), f->pfn);
+	expect_block_none(test, f);
+	expect_bbm_flush(test, f, rec);
+}
+
+/* huge_ptep_set_wrprotect() keeps pfns and dirt; contiguous blocks flush. */
+static void huge_ptep_set_wrprotect_test(struct kunit *test)
+{
+	const struct entry_size *s = test->param_value;
+	struct entry_fixture *f = entry_fixture_create(test, s, true);
+	struct tlbflush_recorder *rec;
+	unsigned int i;
+
+	set_huge_pte_at(f->mm, f->addr, f->ptep, pte_mkdirty(present_entry(f)),
+			s->size);
+	rec = tlbflush_recorder_start(test, f->mm);
+	huge_ptep_set_wrprotect(f->mm, f->addr, f->ptep);
+	tlbflush_recorder_stop(rec);
+
+	expect_block(test, f, present_entry(f));
+	for (i = 0; i < s->ncontig; i++) {
+		KUNIT_EXPECT_FALSE_MSG(test, pte_write(entry_at(f, i)),
+				       "entry %u", i);
+		KUNIT_EXPECT_TRUE_MSG(test, pte_dirty(entry_at(f, i)),
+				      "entry %u", i);
+	}
+	if (s->ncontig > 1)
+		expect_bbm_flush(test, f, rec);
+	else
+		KUNIT_EXPECT_EQ(test, rec->nr_events, 0);
+}
+
+/* huge_ptep_set_access_flags() makes every entry dirty and young. */
+static void huge_ptep_set_access_flags_test(struct kunit *test)
+{
+	const struct entry_size *s = test->param_value;
+	struct entry_fixture *f = entry_fixture_create(test, s, true);
+	struct tlbflush_recorder *rec;
+	pte_t pte = present_entry(f);
+	unsigned int i;
+	int changed;
+
+	set_huge_pte_at(f->mm, f->addr, f->ptep, pte, s->size);
+	rec = tlbflush_recorder_start(test, f->mm);
+	changed = huge_ptep_set_access_flags(f->vma, f->addr, f->ptep,
+					     pte_mkyoung(pte_mkdirty(pte)), 1);
+	tlbflush_recorder_stop(rec);
+
+	KUNIT_EXPECT_EQ(test, changed, 1);
+	expect_block(test, f, pte);
+	for (i = 0; i < s->ncontig; i++) {
+		KUNIT_EXPECT_TRUE_MSG(test, pte_dirty(entry_at(f, i)),
+				      "entry %u", i);
+		KUNIT_EXPECT_TRUE_MSG(test, pte_young(entry_at(f, i)),
+				      "entry %u", i);
+	}
+	if (s->ncontig > 1)
+		expect_bbm_flush(test, f, rec);
+}
+
+/* huge_pte_clear() clears every entry of the block and flushes nothing. */
+static void huge_pte_clear_test(struct kunit *test)
+{
+	const struct entry_size *s = test->param_value;
+	struct entry_fixture *f = entry_fixture_create(test, s, true);
+	struct tlbflush_recorder *rec;
+
+	set_huge_pte_at(f->mm, f->addr, f->ptep, present_entry(f), s->size);
+	rec = tlbflush_recorder_start(test, f->mm);
+	huge_pte_clear(f->mm, f->addr, f->ptep, s->size);
+	tlbflush_recorder_stop(rec);
+
+	expect_block_none(test, f);
+	KUNIT_EXPECT_EQ(test, rec->nr_events, 0);
+}
+
+static struct kunit_case arm64_hugetlb_entries_cases[] = {
+	KUNIT_CASE_PARAM(set_huge_pte_at_test, entry_param_gen),
+	KUNIT_CASE_PARAM(set_huge_pte_at_over_none_no_flush_test,
+			 contig_size_gen_params),
+	KUNIT_CASE_PARAM(set_huge_pte_at_over_valid_flush_test,
+			 contig_size_gen_params),
+	KUNIT_CASE_PARAM(huge_ptep_get_merges_test, entry_size_gen_params),
+	KUNIT_CASE_PARAM(huge_ptep_get_size_from_table_test,
+			 contig_size_gen_params),
+	KUNIT_CASE_PARAM(huge_ptep_get_and_clear_test, entry_param_gen),
+	KUNIT_CASE_PARAM(huge_ptep_clear_flush_test, entry_size_gen_params),
+	KUNIT_CASE_PARAM(huge_ptep_set_wrprotect_test, entry_size_gen_params),
+	KUNIT_CASE_PARAM(huge_ptep_set_access_flags_test,
+			 entry_size_gen_params),
+	KUNIT_CASE_PARAM(huge_pte_clear_test, entry_size_gen_params),
+	{}
+};
+
+static struct kunit_suite arm64_hugetlb_entries_suite = {
+	.name = "arm64_hugetlb_entries",
+	.test_cases = arm64_hugetlb_entries_cases,
+};
+
+kunit_test_suite(arm64_hugetlb_entries_suite);
+
+MODULE_DESCRIPTION("KUnit tests for arm64 hugetlb entries of every size");
+MODULE_LICENSE("GPL");
