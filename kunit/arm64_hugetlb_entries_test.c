@@ -17,7 +17,7 @@
 #include <asm/tlb.h>
 
 #include "hugetlb_fixture.h"
-#include "tlbflush_recorder.h"
+#include "mm_recorder.h"
 
 /* Far from anything; aligned for every hugetlb size. */
 #define FIXTURE_ADDR	(8 * PUD_SIZE)
@@ -266,12 +266,12 @@ static void expect_block_none(struct kunit *test,
 
 /* The one break-before-make flush of the block, as refined by F5. */
 static void expect_bbm_flush(struct kunit *test, const struct entry_fixture *f,
-			     struct tlbflush_recorder *rec)
+			     struct mm_recorder *rec)
 {
 	const struct arm64_tlbflush_event *event;
 
 	KUNIT_ASSERT_EQ(test, rec->nr_events, 1);
-	event = tlbflush_recorder_last(test, rec);
+	event = mm_recorder_last(test, rec);
 	KUNIT_EXPECT_EQ(test, event->start, f->addr);
 	KUNIT_EXPECT_EQ(test, event->end, f->addr + f->s->size);
 	KUNIT_EXPECT_EQ(test, event->stride, f->s->bbm_stride);
@@ -294,10 +294,10 @@ static void set_huge_pte_at_over_none_no_flush_test(struct kunit *test)
 {
 	const struct entry_size *s = test->param_value;
 	struct entry_fixture *f = entry_fixture_create(test, s, true);
-	struct tlbflush_recorder *rec = tlbflush_recorder_start(test, f->mm);
+	struct mm_recorder *rec = mm_recorder_start(test, f->mm);
 
 	set_huge_pte_at(f->mm, f->addr, f->ptep, present_entry(f), s->size);
-	tlbflush_recorder_stop(rec);
+	mm_recorder_stop(rec);
 
 	KUNIT_EXPECT_EQ_MSG(test, rec->nr_events, 0,
 			    "flushed a block that had no valid entry");
@@ -308,13 +308,13 @@ static void set_huge_pte_at_over_valid_flush_test(struct kunit *test)
 {
 	const struct entry_size *s = test->param_value;
 	struct entry_fixture *f = entry_fixture_create(test, s, true);
-	struct tlbflush_recorder *rec;
+	struct mm_recorder *rec;
 	pte_t pte = present_entry(f);
 
 	set_huge_pte_at(f->mm, f->addr, f->ptep, pte, s->size);
-	rec = tlbflush_recorder_start(test, f->mm);
+	rec = mm_recorder_start(test, f->mm);
 	set_huge_pte_at(f->mm, f->addr, f->ptep, pte_wrprotect(pte), s->size);
-	tlbflush_recorder_stop(rec);
+	mm_recorder_stop(rec);
 
 	expect_block(test, f, pte);
 	expect_bbm_flush(test, f, rec);
@@ -392,13 +392,13 @@ static void huge_ptep_clear_flush_test(struct kunit *test)
 {
 	const struct entry_size *s = test->param_value;
 	struct entry_fixture *f = entry_fixture_create(test, s, true);
-	struct tlbflush_recorder *rec;
+	struct mm_recorder *rec;
 	pte_t got;
 
 	set_huge_pte_at(f->mm, f->addr, f->ptep, present_entry(f), s->size);
-	rec = tlbflush_recorder_start(test, f->mm);
+	rec = mm_recorder_start(test, f->mm);
 	got = huge_ptep_clear_flush(f->vma, f->addr, f->ptep);
-	tlbflush_recorder_stop(rec);
+	mm_recorder_stop(rec);
 
 	KUNIT_EXPECT_EQ(test, pte_pfn(got), f->pfn);
 	expect_block_none(test, f);
@@ -410,14 +410,14 @@ static void huge_ptep_set_wrprotect_test(struct kunit *test)
 {
 	const struct entry_size *s = test->param_value;
 	struct entry_fixture *f = entry_fixture_create(test, s, true);
-	struct tlbflush_recorder *rec;
+	struct mm_recorder *rec;
 	unsigned int i;
 
 	set_huge_pte_at(f->mm, f->addr, f->ptep, pte_mkdirty(present_entry(f)),
 			s->size);
-	rec = tlbflush_recorder_start(test, f->mm);
+	rec = mm_recorder_start(test, f->mm);
 	huge_ptep_set_wrprotect(f->mm, f->addr, f->ptep);
-	tlbflush_recorder_stop(rec);
+	mm_recorder_stop(rec);
 
 	expect_block(test, f, present_entry(f));
 	for (i = 0; i < s->ncontig; i++) {
@@ -437,16 +437,16 @@ static void huge_ptep_set_access_flags_test(struct kunit *test)
 {
 	const struct entry_size *s = test->param_value;
 	struct entry_fixture *f = entry_fixture_create(test, s, true);
-	struct tlbflush_recorder *rec;
+	struct mm_recorder *rec;
 	pte_t pte = present_entry(f);
 	unsigned int i;
 	int changed;
 
 	set_huge_pte_at(f->mm, f->addr, f->ptep, pte, s->size);
-	rec = tlbflush_recorder_start(test, f->mm);
+	rec = mm_recorder_start(test, f->mm);
 	changed = huge_ptep_set_access_flags(f->vma, f->addr, f->ptep,
 					     pte_mkyoung(pte_mkdirty(pte)), 1);
-	tlbflush_recorder_stop(rec);
+	mm_recorder_stop(rec);
 
 	KUNIT_EXPECT_EQ(test, changed, 1);
 	expect_block(test, f, pte);
@@ -460,20 +460,87 @@ static void huge_ptep_set_access_flags_test(struct kunit *test)
 		expect_bbm_flush(test, f, rec);
 }
 
-/* huge_pte_clear() clears every entry of the block and flushes nothing. */
+/*
+ * huge_pte_clear() clears every entry of the block and flushes nothing.
+ * hugetlb uses it on non-present entries only (it does not tell
+ * page_table_check), so the block holds migration entries here.
+ */
 static void huge_pte_clear_test(struct kunit *test)
 {
 	const struct entry_size *s = test->param_value;
 	struct entry_fixture *f = entry_fixture_create(test, s, true);
-	struct tlbflush_recorder *rec;
+	struct mm_recorder *rec;
 
-	set_huge_pte_at(f->mm, f->addr, f->ptep, present_entry(f), s->size);
-	rec = tlbflush_recorder_start(test, f->mm);
+	set_huge_pte_at(f->mm, f->addr, f->ptep,
+			entry_of_kind(f, ENTRY_MIGRATION), s->size);
+	rec = mm_recorder_start(test, f->mm);
 	huge_pte_clear(f->mm, f->addr, f->ptep, s->size);
-	tlbflush_recorder_stop(rec);
+	mm_recorder_stop(rec);
 
 	expect_block_none(test, f);
 	KUNIT_EXPECT_EQ(test, rec->nr_events, 0);
+}
+
+/* A valid kernel entry for the block: the kind that needs barriers. */
+static pte_t kernel_entry(const struct entry_fixture *f)
+{
+	return arch_make_huge_pte(pfn_pte(f->pfn, PAGE_KERNEL),
+				  ilog2(f->s->size), 0);
+}
+
+/* set_huge_pte_at() of a kernel block: one dsb/isb pair per call (F7, F8). */
+static void set_huge_pte_at_kernel_barriers_test(struct kunit *test)
+{
+	const struct entry_size *s = test->param_value;
+	struct entry_fixture *f = entry_fixture_create(test, s, true);
+	struct mm_recorder *rec = mm_recorder_start(test, f->mm);
+
+	set_huge_pte_at(f->mm, f->addr, f->ptep, kernel_entry(f), s->size);
+	mm_recorder_stop(rec);
+
+	expect_block(test, f, kernel_entry(f));
+	KUNIT_EXPECT_EQ(test, rec->nr_barriers, 1);
+}
+
+static const unsigned int batch_sizes[] = { 1, 4, CONT_PTES };
+
+static void batch_size_desc(const unsigned int *nr, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "nr_%u", *nr);
+}
+
+KUNIT_ARRAY_PARAM(batch_size, batch_sizes, batch_size_desc);
+
+/* __set_ptes() of nr valid kernel ptes: one dsb/isb pair (F8). */
+static void set_ptes_kernel_barriers_test(struct kunit *test)
+{
+	const unsigned int *nr = test->param_value;
+	struct entry_fixture *f = entry_fixture_create(test, &entry_sizes[0],
+						       true);
+	struct mm_recorder *rec = mm_recorder_start(test, f->mm);
+	unsigned int i;
+
+	__set_ptes(f->mm, f->addr, f->ptep, pfn_pte(f->pfn, PAGE_KERNEL), *nr);
+	mm_recorder_stop(rec);
+
+	for (i = 0; i < *nr; i++)
+		KUNIT_EXPECT_EQ_MSG(test, pte_pfn(entry_at(f, i)), f->pfn + i,
+				    "entry %u", i);
+	KUNIT_EXPECT_EQ(test, rec->nr_barriers, 1);
+}
+
+/* User entries never need the barriers: TLB maintenance orders them. */
+static void set_ptes_user_no_barriers_test(struct kunit *test)
+{
+	struct entry_fixture *f = entry_fixture_create(test, &entry_sizes[0],
+						       true);
+	struct mm_recorder *rec = mm_recorder_start(test, f->mm);
+
+	__set_ptes(f->mm, f->addr, f->ptep,
+		   pfn_pte(f->pfn, f->vma->vm_page_prot), CONT_PTES);
+	mm_recorder_stop(rec);
+
+	KUNIT_EXPECT_EQ(test, rec->nr_barriers, 0);
 }
 
 static struct kunit_case arm64_hugetlb_entries_cases[] = {
@@ -491,6 +558,10 @@ static struct kunit_case arm64_hugetlb_entries_cases[] = {
 	KUNIT_CASE_PARAM(huge_ptep_set_access_flags_test,
 			 entry_size_gen_params),
 	KUNIT_CASE_PARAM(huge_pte_clear_test, entry_size_gen_params),
+	KUNIT_CASE_PARAM(set_huge_pte_at_kernel_barriers_test,
+			 entry_size_gen_params),
+	KUNIT_CASE_PARAM(set_ptes_kernel_barriers_test, batch_size_gen_params),
+	KUNIT_CASE(set_ptes_user_no_barriers_test),
 	{}
 };
 

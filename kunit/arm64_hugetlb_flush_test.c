@@ -6,7 +6,7 @@
  * the TLBI level hint of the page-table level a hugetlb size lives at.
  * A wrong level hint is invisible on QEMU (it invalidates everything
  * anyway), so the cases observe the arguments through the
- * ARM64_TLBFLUSH_KUNIT_HOOK seam instead of the effect.
+ * ARM64_MM_KUNIT_HOOK seam instead of the effect.
  *
  * Each case maps a hugetlbfs file of one size into the test's own mm
  * (kunit_vm_mmap() attaches a fresh mm to the test thread), so the VMA,
@@ -17,7 +17,7 @@
 #include <linux/mman.h>
 
 #include "hugetlb_fixture.h"
-#include "tlbflush_recorder.h"
+#include "mm_recorder.h"
 
 /* What flush_hugetlb_tlb_range() must ask for, per hugetlb size (4K pages). */
 struct hugetlb_flush_param {
@@ -93,16 +93,16 @@ static void expect_hugetlb_flush(struct kunit *test,
 static void flush_hugetlb_tlb_range_test(struct kunit *test)
 {
 	const struct hugetlb_flush_param *p = test->param_value;
-	struct tlbflush_recorder *rec;
+	struct mm_recorder *rec;
 	struct hugetlb_mapping map;
 
 	map_hugetlb(test, p, 0, &map);
-	rec = tlbflush_recorder_start(test, current->mm);
+	rec = mm_recorder_start(test, current->mm);
 
 	flush_hugetlb_tlb_range(map.vma, map.start, map.end);
 
 	KUNIT_ASSERT_EQ(test, rec->nr_events, 1);
-	expect_hugetlb_flush(test, p, &map, tlbflush_recorder_last(test, rec),
+	expect_hugetlb_flush(test, p, &map, mm_recorder_last(test, rec),
 			     false);
 }
 
@@ -119,7 +119,7 @@ static void hugetlb_change_protection_flush_test(struct kunit *test)
 {
 	const struct hugetlb_flush_param *p = test->param_value;
 	unsigned int nr_present = 0, nr_writable = 0;
-	struct tlbflush_recorder *rec;
+	struct mm_recorder *rec;
 	struct hugetlb_mapping map;
 	struct mm_struct *mm;
 	unsigned long addr;
@@ -127,7 +127,7 @@ static void hugetlb_change_protection_flush_test(struct kunit *test)
 
 	map_hugetlb(test, p, MAP_POPULATE, &map);
 	mm = current->mm;
-	rec = tlbflush_recorder_start(test, mm);
+	rec = mm_recorder_start(test, mm);
 
 	/* No assertion may abort the case while mmap_lock is held. */
 	mmap_write_lock(mm);
@@ -153,7 +153,7 @@ static void hugetlb_change_protection_flush_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, changed,
 			(long)((map.end - map.start) >> PAGE_SHIFT));
 	KUNIT_EXPECT_EQ(test, nr_writable, 0);
-	expect_hugetlb_flush(test, p, &map, tlbflush_recorder_last(test, rec),
+	expect_hugetlb_flush(test, p, &map, mm_recorder_last(test, rec),
 			     true);
 }
 

@@ -17,7 +17,11 @@ from trees import Tree
 
 CROSS_COMPILE = 'aarch64-linux-gnu-'
 # Kernel config fragments per lane; each lane has its own build directory.
-LANES: Dict[str, Sequence[Path]] = {'main': (project.KUNITCONFIG,)}
+LANES: Dict[str, Sequence[Path]] = {
+    'main': (project.KUNITCONFIG,),
+    'ptc': (project.KUNITCONFIG,
+            project.KUNIT_DIR / 'page_table_check.kunitconfig'),
+}
 # kunit.py's --timeout covers the boot and the suites, not the build.
 RUN_TIMEOUT_S = 900
 

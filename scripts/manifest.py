@@ -3,7 +3,8 @@
 
 One case a line: the case id ("suite.case" or "suite.case.param"), the
 outcome on base, the outcome on patched, and the feature it proves. The
-patched tree holds every change, so every case must pass there.
+patched tree holds every change, so every case must pass there. Every
+lane (kernel config) runs every suite, with the same expectations.
 """
 
 from dataclasses import dataclass
@@ -21,7 +22,9 @@ class Expectation:
     patched: str
     feature: str
 
-    def on(self, tree: str) -> str:
+    def on(self, column: str) -> str:
+        """The outcome expected in a matrix column: "tree" or "tree+lane"."""
+        tree = column.split('+', 1)[0]
         return self.base if tree == 'base' else self.patched
 
 

@@ -49,15 +49,24 @@ def prepare_trees() -> Dict[str, trees.Tree]:
     return trees.prepare(repo, the_series, project.CACHE)
 
 
+def column_name(tree: str, lane: str) -> str:
+    """Matrix columns: "base", "patched", then "base+ptc" and so on."""
+    return tree if lane == 'main' else f'{tree}+{lane}'
+
+
 def run_verify() -> Tuple[int, int]:
     """Build and run both trees; print the matrix; return its counts."""
     expected = manifest.load(project.MANIFEST)
+    actual = {}
     with build_lock(project.CACHE):
         the_trees = prepare_trees()
-        actual = {name: kunit_run.run(tree, 'main', project.CACHE)
-                  for name, tree in the_trees.items()}
-    rows = verify.compare(expected, actual, project.TREES)
-    text = verify.render(rows, project.TREES)
+        for lane in kunit_run.LANES:
+            for name, tree in the_trees.items():
+                actual[column_name(name, lane)] = kunit_run.run(
+                    tree, lane, project.CACHE)
+    columns = list(actual)
+    rows = verify.compare(expected, actual, columns)
+    text = verify.render(rows, columns)
     project.RESULTS.mkdir(exist_ok=True)
     (project.RESULTS / 'matrix.txt').write_text(text + '\n')
     print('\nVerification matrix (base = pristine 6.12.117 + test seams; '

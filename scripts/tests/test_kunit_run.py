@@ -18,6 +18,13 @@ class CommandTest(unittest.TestCase):
         i = cmd.index('--make_options')
         self.assertEqual(cmd[i + 1], 'CC=ccache aarch64-linux-gnu-gcc')
 
+    def test_page_table_check_lane_adds_its_fragment(self) -> None:
+        cmd = kunit_run.kunit_command('ptc', Path('/r/results.json'), 2)
+        configs = [a for a in cmd if a.startswith('--kunitconfig=')]
+        self.assertEqual(len(configs), 2)
+        self.assertTrue(configs[1].endswith('page_table_check.kunitconfig'))
+        self.assertIn('--build_dir=.kunit-ptc', cmd)
+
     def test_build_dir_is_a_direct_child_of_the_tree(self) -> None:
         # Kbuild then uses srctree "..", which is what lets ccache share
         # objects between the base and patched worktrees.

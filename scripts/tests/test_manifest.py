@@ -13,6 +13,11 @@ class ParseTest(unittest.TestCase):
         self.assertEqual(m['s.a.64K'].on('patched'), 'pass')
         self.assertEqual(m['s.b'].feature, 'F3')
 
+    def test_lane_columns_take_the_trees_expectation(self) -> None:
+        m = manifest.parse('s.a fail pass F5\n')
+        self.assertEqual(m['s.a'].on('base+ptc'), 'fail')
+        self.assertEqual(m['s.a'].on('patched+ptc'), 'pass')
+
     def test_patched_must_pass(self) -> None:
         with self.assertRaisesRegex(SeriesError, 'must pass on patched'):
             manifest.parse('s.a pass fail F3\n')

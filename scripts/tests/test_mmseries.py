@@ -20,6 +20,11 @@ class MainTest(unittest.TestCase):
         self.assertEqual(err.getvalue(), 'error: patch 0002-x.patch does not '
                          'apply: hunk at a.c:3 failed\n')
 
+    def test_main_lane_columns_are_plain_tree_names(self) -> None:
+        self.assertEqual(mmseries.column_name('base', 'main'), 'base')
+        self.assertEqual(mmseries.column_name('patched', 'ptc'),
+                         'patched+ptc')
+
     def test_unknown_command_is_refused(self) -> None:
         with contextlib.redirect_stderr(io.StringIO()), \
                 self.assertRaises(SystemExit) as ctx:
