@@ -51,12 +51,13 @@ KUNIT_ARRAY_PARAM(entry_size, entry_sizes, entry_size_desc);
 /* Only the sizes made of several entries. */
 static const void *contig_size_gen_params(const void *prev, char *desc)
 {
-	const struct entry_size *s = prev ? prev : entry_sizes - 1;
+	const struct entry_size *prev_size = prev;
+	size_t i = prev_size ? prev_size - entry_sizes + 1 : 0;
 
-	while (++s < entry_sizes + ARRAY_SIZE(entry_sizes)) {
-		if (s->ncontig > 1) {
-			entry_size_desc(s, desc);
-			return s;
+	for (; i < ARRAY_SIZE(entry_sizes); i++) {
+		if (entry_sizes[i].ncontig > 1) {
+			entry_size_desc(&entry_sizes[i], desc);
+			return &entry_sizes[i];
 		}
 	}
 	return NULL;
@@ -320,21 +321,34 @@ static void set_huge_pte_at_over_valid_flush_test(struct kunit *test)
 	expect_bbm_flush(test, f, rec);
 }
 
-/* huge_ptep_get() ORs dirty and young over the block; here from hugetlb. */
-static void huge_ptep_get_merges_test(struct kunit *test)
+/* A present block whose only dirty and young entry is the last one. */
+static void set_block_dirty_at_end(const struct entry_fixture *f)
+{
+	unsigned int last = f->s->ncontig - 1;
+
+	set_huge_pte_at(f->mm, f->addr, f->ptep, present_entry(f), f->s->size);
+	__set_pte(f->ptep + last, pte_mkyoung(pte_mkdirty(entry_at(f, last))));
+}
+
+static void expect_huge_ptep_get_merges(struct kunit *test, bool compound)
 {
 	const struct entry_size *s = test->param_value;
-	struct entry_fixture *f = entry_fixture_create(test, s, true);
-	unsigned int last = s->ncontig - 1;
+	struct entry_fixture *f = entry_fixture_create(test, s, compound);
 	pte_t got;
 
-	set_huge_pte_at(f->mm, f->addr, f->ptep, present_entry(f), s->size);
-	__set_pte(f->ptep + last, pte_mkyoung(pte_mkdirty(entry_at(f, last))));
-
+	set_block_dirty_at_end(f);
 	got = huge_ptep_get(f->mm, f->addr, f->ptep);
-	KUNIT_EXPECT_TRUE(test, pte_dirty(got));
+
+	KUNIT_EXPECT_TRUE_MSG(test, pte_dirty(got),
+			      "dirty bit of entry %u not merged", s->ncontig - 1);
 	KUNIT_EXPECT_TRUE(test, pte_young(got));
 	KUNIT_EXPECT_EQ(test, pte_pfn(got), f->pfn);
+}
+
+/* huge_ptep_get() ORs dirty and young over the block of a hugetlb folio. */
+static void huge_ptep_get_merges_test(struct kunit *test)
+{
+	expect_huge_ptep_get_merges(test, true);
 }
 
 /*
@@ -343,18 +357,7 @@ static void huge_ptep_get_merges_test(struct kunit *test)
  */
 static void huge_ptep_get_size_from_table_test(struct kunit *test)
 {
-	const struct entry_size *s = test->param_value;
-	struct entry_fixture *f = entry_fixture_create(test, s, false);
-	unsigned int last = s->ncontig - 1;
-	pte_t got;
-
-	set_huge_pte_at(f->mm, f->addr, f->ptep, present_entry(f), s->size);
-	__set_pte(f->ptep + last, pte_mkyoung(pte_mkdirty(entry_at(f, last))));
-
-	got = huge_ptep_get(f->mm, f->addr, f->ptep);
-	KUNIT_EXPECT_TRUE_MSG(test, pte_dirty(got),
-			      "dirty bit of entry %u not merged", last);
-	KUNIT_EXPECT_TRUE(test, pte_young(got));
+	expect_huge_ptep_get_merges(test, false);
 }
 
 /*
@@ -367,13 +370,12 @@ static void huge_ptep_get_and_clear_test(struct kunit *test)
 	const struct entry_size *s = p->size;
 	struct entry_fixture *f = entry_fixture_create(test, s, true);
 	pte_t pte = entry_of_kind(f, p->kind);
-	unsigned int last = s->ncontig - 1;
 	pte_t got;
 
-	set_huge_pte_at(f->mm, f->addr, f->ptep, pte, s->size);
 	if (p->kind == ENTRY_PRESENT)
-		__set_pte(f->ptep + last,
-			  pte_mkyoung(pte_mkdirty(entry_at(f, last))));
+		set_block_dirty_at_end(f);
+	else
+		set_huge_pte_at(f->mm, f->addr, f->ptep, pte, s->size);
 
 	got = huge_ptep_get_and_clear(f->mm, f->addr, f->ptep, s->size);
 
