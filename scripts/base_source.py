@@ -93,9 +93,10 @@ def extract_tarball(deb: Path, dest: Path) -> None:
         tar = subprocess.run(['tar', '-xO', project.BASE_TARBALL_MEMBER],
                              stdin=dpkg.stdout, stdout=out,
                              stderr=subprocess.PIPE, check=False)
-        assert dpkg.stdout is not None
+        assert dpkg.stdout is not None and dpkg.stderr is not None
         dpkg.stdout.close()
-        dpkg_err = dpkg.stderr.read().decode() if dpkg.stderr else ''
+        with dpkg.stderr:
+            dpkg_err = dpkg.stderr.read().decode()
         if dpkg.wait() != 0 or tar.returncode != 0:
             why = (dpkg_err or tar.stderr.decode()).strip().splitlines()
             raise SeriesError(f'cannot extract {project.BASE_TARBALL_MEMBER} '

@@ -159,15 +159,15 @@ def is_current(tree: Path, branch: str, key: str) -> bool:
             ref == f'refs/heads/{branch}' and clean)
 
 
-def build_branch(repo: Path, tree: Path, branch: str, patches: Sequence[str],
-                 with_changes: Sequence[str]) -> bool:
-    """Make tree hold branch = tag + patches + suites + with_changes.
+def build_branch(repo: Path, tree: Path, branch: str, seams: Sequence[str],
+                 changes: Sequence[str], patch_dir: Path = project.PATCHES,
+                 tag: str = project.BASE_TAG) -> bool:
+    """Make tree hold branch = tag + seams + suites commit + changes.
 
     Returns True when the tree had to be rebuilt.
     """
-    tag_commit = git(repo, 'rev-parse', f'{project.BASE_TAG}^{{commit}}'
-                     ).stdout.strip()
-    key = recipe_key(tag_commit, project.PATCHES, patches, with_changes)
+    tag_commit = git(repo, 'rev-parse', f'{tag}^{{commit}}').stdout.strip()
+    key = recipe_key(tag_commit, patch_dir, seams, changes)
     if not tree.exists():
         tree.parent.mkdir(parents=True, exist_ok=True)
         git(repo, 'worktree', 'prune')
@@ -188,9 +188,9 @@ def build_branch(repo: Path, tree: Path, branch: str, patches: Sequence[str],
         except FileNotFoundError:
             pass
     git(tree, 'checkout', '-q', '-f', '--detach', tag_commit)
-    apply_patches(tree, project.PATCHES, patches)
+    apply_patches(tree, patch_dir, seams)
     commit_suites(tree)
-    apply_patches(tree, project.PATCHES, with_changes)
+    apply_patches(tree, patch_dir, changes)
     new_head = git(tree, 'rev-parse', 'HEAD').stdout.strip()
     changed = set(_changed_files(tree, old_head, new_head))
     for rel, ns in mtimes.items():

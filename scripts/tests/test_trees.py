@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+import os
 import subprocess
 import tempfile
 import unittest
@@ -125,3 +126,83 @@ class CommitSuitesTest(unittest.TestCase):
             with self.assertRaisesRegex(SeriesError, 'mm/Kconfig: cannot '
                                         'hook the suites in'):
                 trees.commit_suites(repo)
+
+
+class BuildBranchTest(unittest.TestCase):
+    """build_branch() on a small stand-in for the pristine kernel repo."""
+
+    def setUp(self) -> None:
+        self.tmp = tempfile.TemporaryDirectory()
+        root = Path(self.tmp.name)
+        self.repo, self.patches = root / 'linux', root / 'patches'
+        self.tree = root / 'trees' / 'patched'
+        self.patches.mkdir()
+        (self.repo / 'mm').mkdir(parents=True)
+        scratch_repo(self.repo, {
+            'a.txt': 'a\n', 'b.txt': 'b\n',
+            'mm/Kconfig': 'source "mm/damon/Kconfig"\n',
+            'mm/Makefile': 'obj-$(CONFIG_DEBUG_RODATA_TEST) += '
+                           'rodata_test.o\n'})
+        git(self.repo, 'tag', 'pristine')
+        self.write_patch('0001-seam.patch', 'a.txt', 'a seam\n', 'seam')
+        self.write_patch('0002-change.patch', 'b.txt', 'b change\n', 'change')
+
+    def tearDown(self) -> None:
+        self.tmp.cleanup()
+
+    def write_patch(self, name: str, path: str, text: str,
+                    subject: str) -> None:
+        (self.repo / path).write_text(text)
+        git(self.repo, 'commit', '-q', '-am', subject)
+        (self.patches / name).write_text(
+            git(self.repo, 'format-patch', '-1', '--stdout'))
+        git(self.repo, 'reset', '-q', '--hard', 'HEAD~1')
+
+    def build(self) -> bool:
+        return trees.build_branch(self.repo, self.tree, 'patched',
+                                  ['0001-seam.patch'], ['0002-change.patch'],
+                                  patch_dir=self.patches, tag='pristine')
+
+    def test_one_commit_per_patch_around_the_suites_commit(self) -> None:
+        self.assertTrue(self.build())
+        log = git(self.tree, 'log', '--format=%s').splitlines()
+        self.assertEqual(log, ['change', trees.SUITES_SUBJECT, 'seam',
+                               'initial'])
+        self.assertEqual(git(self.tree, 'symbolic-ref', 'HEAD').strip(),
+                         'refs/heads/patched')
+        self.assertTrue((self.tree / 'mm/series-kunit/Kconfig').is_file())
+
+    def test_unchanged_recipe_is_not_rebuilt(self) -> None:
+        self.build()
+        self.assertFalse(self.build())
+
+    def test_a_local_edit_forces_a_rebuild(self) -> None:
+        self.build()
+        (self.tree / 'b.txt').write_text('edited by hand\n')
+        self.assertTrue(self.build())
+        self.assertEqual((self.tree / 'b.txt').read_text(), 'b change\n')
+
+    def test_rebuild_keeps_mtimes_of_files_whose_content_stayed(self) -> None:
+        self.build()
+        os.utime(self.tree / 'a.txt', (1000, 1000))
+        os.utime(self.tree / 'b.txt', (1000, 1000))
+        self.write_patch('0002-change.patch', 'b.txt', 'b changed again\n',
+                         'change')
+        self.assertTrue(self.build())
+        # a.txt was rewritten by the checkout and the seam, to the same
+        # content: make must not see it as new. b.txt really changed.
+        self.assertEqual((self.tree / 'a.txt').stat().st_mtime, 1000)
+        self.assertNotEqual((self.tree / 'b.txt').stat().st_mtime, 1000)
+        self.assertEqual((self.tree / 'b.txt').read_text(),
+                         'b changed again\n')
+
+    def test_a_broken_change_leaves_no_trusted_state(self) -> None:
+        self.build()
+        (self.patches / '0002-change.patch').write_text(
+            (self.patches / '0002-change.patch').read_text()
+            .replace('-b\n', '-not b\n'))
+        with self.assertRaisesRegex(SeriesError, '0002-change.patch does not '
+                                    'apply'):
+            self.build()
+        self.assertFalse(trees.is_current(self.tree, 'patched', 'anything'))
+        self.assertFalse(trees._state_file(self.tree).exists())
