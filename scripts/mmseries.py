@@ -57,7 +57,7 @@ def column_name(tree: str, lane: str) -> str:
 def run_verify() -> Tuple[int, int]:
     """Build and run both trees; print the matrix; return its counts."""
     expected = manifest.load(project.MANIFEST)
-    actual = {}
+    actual: Dict[str, Dict[str, str]] = {}
     with build_lock(project.CACHE):
         the_trees = prepare_trees()
         for lane in kunit_run.LANES:
@@ -69,8 +69,8 @@ def run_verify() -> Tuple[int, int]:
     text = verify.render(rows, columns)
     project.RESULTS.mkdir(exist_ok=True)
     (project.RESULTS / 'matrix.txt').write_text(text + '\n')
-    print('\nVerification matrix (base = pristine 6.12.117 + test seams; '
-          'expected/actual)')
+    print('\nVerification matrix (expected/actual; base = pristine 6.12.117 '
+          '+ test seams + suites, +ptc = page_table_check lane)')
     print(text)
     return verify.counts(rows)
 

@@ -36,7 +36,6 @@ RESULTS = REPO / 'build'
 # patch of the series sources them (mm/Kconfig, mm/Makefile).
 TREE_SUITE_DIRS = {KUNIT_DIR: 'mm/series-kunit', BENCH_DIR: 'mm/series-bench'}
 
-TREES = ('base', 'patched')
 
 
 class SeriesError(Exception):
