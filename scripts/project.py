@@ -32,10 +32,9 @@ KUNITCONFIG = REPO / '.kunitconfig'
 QEMU_CONFIG = REPO / 'scripts' / 'qemu_configs' / 'arm64_mm.py'
 RESULTS = REPO / 'build'
 
-# Where the tooling puts kunit/ and lib/ inside a kernel tree; the first
-# patch of the series sources them (mm/Kconfig, mm/Makefile).
+# Where the generated suites commit puts kunit/ and lib/ inside a kernel
+# tree; the same commit hooks them into mm/Kconfig and mm/Makefile.
 TREE_SUITE_DIRS = {KUNIT_DIR: 'mm/series-kunit', BENCH_DIR: 'mm/series-bench'}
-
 
 
 class SeriesError(Exception):
