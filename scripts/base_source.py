@@ -44,14 +44,6 @@ def check_sha256(path: Path, expected: str, what: str) -> None:
                           f'{got}, expected {expected}')
 
 
-def _run(cmd: list[str], what: str, **kwargs: object) -> None:
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False,
-                          **kwargs)  # type: ignore[call-overload]
-    if proc.returncode != 0:
-        lines = (proc.stderr or proc.stdout).strip().splitlines()
-        raise SeriesError(f'{what} failed: {lines[-1] if lines else "?"}')
-
-
 def deb_path(cache: Path) -> Path:
     return cache / 'debs' / f'{project.BASE_PACKAGE}_{project.BASE_VERSION}_all.deb'
 
@@ -66,19 +58,15 @@ def fetch_deb(cache: Path, apt_download: list[str] | None = None) -> Path:
     spec = f'{project.BASE_PACKAGE}={project.BASE_VERSION}'
     cmd = apt_download or ['apt-get', 'download', spec]
     with tempfile.TemporaryDirectory(dir=deb.parent) as tmp:
-        proc = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True,
-                              check=False)
+        proc = project.run(cmd, 'apt', cwd=Path(tmp), check=False)
         if proc.returncode != 0 and os.geteuid() == 0 and not apt_download:
             # A fresh machine may have no package lists yet.
-            subprocess.run(['apt-get', 'update'], capture_output=True,
-                           check=False)
-            proc = subprocess.run(cmd, cwd=tmp, capture_output=True,
-                                  text=True, check=False)
+            project.run(['apt-get', 'update'], 'apt-get update', check=False)
+            proc = project.run(cmd, 'apt', cwd=Path(tmp), check=False)
         debs = list(Path(tmp).glob('*.deb'))
         if proc.returncode != 0 or len(debs) != 1:
-            lines = proc.stderr.strip().splitlines()
-            raise SeriesError(f'cannot download {spec} with apt: '
-                              f'{lines[-1] if lines else "no .deb produced"}')
+            why = project.last_line(proc.stderr, 'no .deb produced')
+            raise SeriesError(f'cannot download {spec} with apt: {why}')
         check_sha256(debs[0], project.BASE_DEB_SHA256, 'downloaded package')
         os.replace(debs[0], deb)
     return deb
@@ -98,9 +86,9 @@ def extract_tarball(deb: Path, dest: Path) -> None:
         with dpkg.stderr:
             dpkg_err = dpkg.stderr.read().decode()
         if dpkg.wait() != 0 or tar.returncode != 0:
-            why = (dpkg_err or tar.stderr.decode()).strip().splitlines()
+            why = project.last_line(dpkg_err or tar.stderr.decode())
             raise SeriesError(f'cannot extract {project.BASE_TARBALL_MEMBER} '
-                              f'from {deb.name}: {why[-1] if why else "?"}')
+                              f'from {deb.name}: {why}')
     check_sha256(dest, project.BASE_TARBALL_SHA256, 'kernel tarball')
 
 
@@ -109,9 +97,9 @@ def repo_path(cache: Path) -> Path:
 
 
 def is_imported(repo: Path) -> bool:
-    proc = subprocess.run(['git', '--git-dir', str(repo), 'rev-parse', '-q',
-                           '--verify', f'refs/tags/{project.BASE_TAG}'],
-                          capture_output=True, check=False)
+    proc = project.run(['git', '--git-dir', str(repo), 'rev-parse', '-q',
+                        '--verify', f'refs/tags/{project.BASE_TAG}'],
+                       'git rev-parse', check=False)
     return repo.is_dir() and proc.returncode == 0
 
 
@@ -129,8 +117,8 @@ def import_base(cache: Path) -> Path:
         extract_tarball(deb, tarball)
         src = tmp / 'src'
         src.mkdir()
-        _run(['tar', '-xJf', str(tarball), '-C', str(src)],
-             'extracting the kernel tarball')
+        project.run(['tar', '-xJf', str(tarball), '-C', str(src)],
+                    'extracting the kernel tarball')
         tarball.unlink()
         worktree = src / project.BASE_TOPDIR
         if not (worktree / 'Makefile').is_file():
@@ -140,14 +128,14 @@ def import_base(cache: Path) -> Path:
         print('importing the pristine tree into git', flush=True)
         env = dict(os.environ, GIT_DIR=str(new_repo),
                    GIT_WORK_TREE=str(worktree), **PRISTINE_ENV)
-        _run(['git', 'init', '-q', '--bare', str(new_repo)], 'git init')
+        project.run(['git', 'init', '-q', '--bare', str(new_repo)], 'git init')
         # Debian's top-level .gitignore ignores everything at the top: force.
         for cmd in (['git', '-c', 'core.looseCompression=1', 'add', '-f',
                      '-A'],
                     ['git', 'commit', '-q', '-m',
                      f'Debian {project.BASE_PACKAGE} {project.BASE_VERSION}'],
                     ['git', 'tag', project.BASE_TAG]):
-            _run(cmd, ' '.join(cmd[:2]), env=env)
+            project.run(cmd, ' '.join(cmd[:2]), env=env)
         if repo.exists():
             shutil.rmtree(repo)
         os.replace(new_repo, repo)

@@ -59,8 +59,7 @@ def first_error(output: str) -> str:
         found = re.search(pattern, output, re.M | re.I)
         if found:
             return found.group(0).strip()
-    lines = output.strip().splitlines()
-    return lines[-1] if lines else 'no output'
+    return project.last_line(output, 'no output')
 
 
 def run(tree: Tree, lane: str, cache: Path, jobs: int = 0) -> Dict[str, str]:

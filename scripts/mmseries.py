@@ -119,7 +119,6 @@ def cmd_unit() -> int:
 
 
 def cmd_test() -> int:
-    packages.ensure()
     unit_good, unit_bad = run_unit()
     kunit_good, kunit_bad = run_verify()
     print(f'\nhost tests: {unit_good} passed, {unit_bad} failed; '

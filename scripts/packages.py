@@ -3,9 +3,9 @@
 
 import os
 import shlex
-import subprocess
 from typing import Callable, List, Optional, Sequence
 
+import project
 from project import SeriesError
 
 # Host build of the kernel's scripts, the arm64 cross compiler, QEMU, and
@@ -19,9 +19,10 @@ REQUIRED = (
 
 def installed_packages(names: Sequence[str]) -> List[str]:
     """Return those of names that dpkg reports as installed."""
-    proc = subprocess.run(
-        ['dpkg-query', '-W', '-f', '${Package} ${db:Status-Abbrev}\n',
-         *names], capture_output=True, text=True, check=False)
+    # dpkg-query fails when any name is unknown; it still lists the rest.
+    proc = project.run(['dpkg-query', '-W', '-f',
+                        '${Package} ${db:Status-Abbrev}\n', *names],
+                       'dpkg-query', check=False)
     have = []
     for line in proc.stdout.splitlines():
         fields = line.split()
@@ -56,11 +57,7 @@ def ensure(names: Sequence[str] = REQUIRED,
     print('installing: ' + ' '.join(missing), flush=True)
     env = dict(os.environ, DEBIAN_FRONTEND='noninteractive')
     for step in (['apt-get', 'update'], cmd):
-        proc = subprocess.run(step, env=env, capture_output=True, text=True,
-                              check=False)
-        if proc.returncode != 0:
-            last = (proc.stderr.strip().splitlines() or ['?'])[-1]
-            raise SeriesError(f'{shlex.join(step)} failed: {last}')
+        project.run(step, shlex.join(step), env=env)
     still = missing_packages(names)
     if still:
         raise SeriesError('packages still missing after install: '

@@ -2,7 +2,9 @@
 """Paths, pins and the error type shared by the project's host scripts."""
 
 import os
+import subprocess
 from pathlib import Path
+from typing import Dict, Optional, Sequence
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -39,3 +41,22 @@ TREE_SUITE_DIRS = {KUNIT_DIR: 'mm/series-kunit', BENCH_DIR: 'mm/series-bench'}
 
 class SeriesError(Exception):
     """A failure the user must act on; reported as one line."""
+
+
+def last_line(text: str, default: str = '?') -> str:
+    """The line of a command's output that usually says what went wrong."""
+    lines = text.strip().splitlines()
+    return lines[-1] if lines else default
+
+
+def run(cmd: Sequence[str], what: str, cwd: Optional[Path] = None,
+        env: Optional[Dict[str, str]] = None,
+        check: bool = True) -> 'subprocess.CompletedProcess[str]':
+    """Run cmd quietly; unless check is False, a failure is a SeriesError
+    "<what> failed: <last line of its output>"."""
+    proc = subprocess.run(list(cmd), cwd=cwd, env=env, capture_output=True,
+                          text=True, check=False)
+    if check and proc.returncode != 0:
+        raise SeriesError(f'{what} failed: '
+                          f'{last_line(proc.stderr or proc.stdout)}')
+    return proc

@@ -43,15 +43,9 @@ COMMIT_ENV = {
 
 
 def git(cwd: Path, *args: str, env: Optional[Dict[str, str]] = None,
-        check: bool = True) -> subprocess.CompletedProcess:
-    proc = subprocess.run(['git', *args], cwd=cwd, capture_output=True,
-                          text=True, check=False,
-                          env=dict(os.environ, **(env or {})))
-    if check and proc.returncode != 0:
-        lines = (proc.stderr or proc.stdout).strip().splitlines()
-        raise SeriesError(f'git {args[0]} in {cwd} failed: '
-                          f'{lines[-1] if lines else "?"}')
-    return proc
+        check: bool = True) -> 'subprocess.CompletedProcess[str]':
+    return project.run(['git', *args], f'git {args[0]} in {cwd}', cwd=cwd,
+                       env=dict(os.environ, **(env or {})), check=check)
 
 
 def suite_files(src: Path) -> List[Path]:

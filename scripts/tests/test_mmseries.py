@@ -33,8 +33,7 @@ class MainTest(unittest.TestCase):
 
     def test_test_command_sums_host_tests_and_matrix_cells(self) -> None:
         out = io.StringIO()
-        with mock.patch.object(mmseries.packages, 'ensure'), \
-                mock.patch.object(mmseries, 'run_unit',
+        with mock.patch.object(mmseries, 'run_unit',
                                   return_value=(30, 1)), \
                 mock.patch.object(mmseries, 'run_verify',
                                   return_value=(15, 1)), \

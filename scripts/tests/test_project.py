@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: GPL-2.0
+import unittest
+
+import project
+from project import SeriesError
+
+
+class RunTest(unittest.TestCase):
+    def test_failure_is_one_line_from_the_end_of_stderr(self) -> None:
+        with self.assertRaises(SeriesError) as ctx:
+            project.run(['sh', '-c', 'echo noise >&2; echo "E: the reason" '
+                         '>&2; exit 3'], 'fetching')
+        self.assertEqual(str(ctx.exception), 'fetching failed: E: the reason')
+
+    def test_stdout_speaks_when_stderr_is_silent(self) -> None:
+        with self.assertRaisesRegex(SeriesError, '^x failed: out$'):
+            project.run(['sh', '-c', 'echo out; exit 1'], 'x')
+
+    def test_unchecked_failure_is_returned(self) -> None:
+        proc = project.run(['sh', '-c', 'exit 5'], 'x', check=False)
+        self.assertEqual(proc.returncode, 5)
+
+
+class LastLineTest(unittest.TestCase):
+    def test_last_non_blank_line_or_default(self) -> None:
+        self.assertEqual(project.last_line('a\nb\n\n'), 'b')
+        self.assertEqual(project.last_line('  \n', 'none'), 'none')
+
+
+if __name__ == '__main__':
+    unittest.main()
