@@ -28,10 +28,16 @@ static void mm_recorder_barrier(struct arm64_mm_kunit_hook *hook)
 
 	/*
 	 * Other tasks map kernel memory concurrently: count only the case's
-	 * own task, outside interrupts, so only it writes the counter.
+	 * own task, outside interrupts, so only it writes the counter; and
+	 * the hard interrupt handler a case runs on irq_cpu, which nothing
+	 * else can interrupt there.
 	 */
-	if (current == rec->task && in_task())
+	if (in_hardirq()) {
+		if (smp_processor_id() == READ_ONCE(rec->irq_cpu))
+			rec->nr_irq_barriers++;
+	} else if (current == rec->task && in_task()) {
 		rec->nr_barriers++;
+	}
 }
 
 void mm_recorder_stop(struct mm_recorder *rec)
@@ -53,6 +59,7 @@ struct mm_recorder *mm_recorder_start(struct kunit *test, struct mm_struct *mm)
 	spin_lock_init(&rec->lock);
 	rec->mm = mm;
 	rec->task = current;
+	rec->irq_cpu = -1;
 	rec->hook.tlbflush = mm_recorder_tlbflush;
 	rec->hook.pgtable_barrier = mm_recorder_barrier;
 

@@ -20,7 +20,10 @@ struct mm_recorder {
 	spinlock_t lock;
 	unsigned int nr_events;		/* may exceed the events kept */
 	struct arm64_tlbflush_event events[MM_RECORDER_MAX_EVENTS];
-	unsigned int nr_barriers;
+	unsigned int nr_barriers;	/* by the task, outside interrupts */
+	/* By hard interrupts on irq_cpu, while a case's handler sets it. */
+	int irq_cpu;
+	unsigned int nr_irq_barriers;
 };
 
 /* Starts recording; stops at the latest when the case ends. */

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Dict, List, Sequence
 
+import kernel_log
 import project
 import results
 from project import SeriesError
@@ -90,6 +91,14 @@ def run(tree: Tree, lane: str, cache: Path, jobs: int = 0) -> Dict[str, str]:
         raise SeriesError(f'{tree.name} tree, lane {lane}: kunit.py failed '
                           f'(exit {proc.returncode}, see {failed}): '
                           f'{first_error(output)}')
+    log = tmp / 'test.log'
+    outcomes, notes = kernel_log.apply(
+        results.load(json_path),
+        log.read_text(errors='replace') if log.exists() else '',
+        kernel_log.load_expected(project.WARNINGS))
+    (tmp / 'log-checks.txt').write_text(''.join(n + '\n' for n in notes))
+    for note in notes:
+        print(f'{tree.name} tree, lane {lane}: kernel log: {note}')
     shutil.rmtree(final, ignore_errors=True)
     os.replace(tmp, final)
-    return results.load(final / 'results.json')
+    return outcomes

@@ -109,5 +109,24 @@ class RunTest(unittest.TestCase):
         self.assertIsNone(err)
         self.assertEqual(len(got), 8)
         kept = sorted(p.name for p in (runs / 'base-main').iterdir())
-        self.assertEqual(kept, ['config', 'kunit.out', 'results.json',
-                                'test.log'])
+        self.assertEqual(kept, ['config', 'kunit.out', 'log-checks.txt',
+                                'results.json', 'test.log'])
+
+    def test_a_warn_in_the_log_fails_its_case(self) -> None:
+        recorded = (Path(__file__).parent / 'data' /
+                    'kunit-results-patched-early.json')
+        log = ('    # Subtest: arm64_hugetlb_flush\n'
+               '        # Subtest: flush_hugetlb_tlb_range_test\n'
+               'WARNING: CPU: 0 PID: 7 at mm/x.c:1 f+0x0/0x4\n'
+               '        ok 1 64K_contpte\n')
+        got, err, runs = self.run_with(
+            'import shutil, sys, os\n'
+            'json = [a for a in sys.argv if a.startswith("--json=")][0][7:]\n'
+            f'shutil.copyfile({str(recorded)!r}, json)\n'
+            'os.makedirs(".kunit-main", exist_ok=True)\n'
+            f'open(".kunit-main/test.log", "w").write({log!r})\n')
+        self.assertIsNone(err)
+        case = 'arm64_hugetlb_flush.flush_hugetlb_tlb_range_test.64K_contpte'
+        self.assertEqual(got[case], 'fail')
+        self.assertIn(case, (runs / 'base-main' / 'log-checks.txt')
+                      .read_text())

@@ -1,0 +1,619 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for contiguous pte blocks in the vmalloc space on arm64
+ * (4K pages): the three hooks that let vmalloc map a naturally aligned 64K
+ * block with PTE_CONT, what vmalloc_huge(), vmalloc(), vmap() and
+ * ioremap_page_range() leave in init_mm's page tables, how a block is torn
+ * down, and how many TLB entries an area needs.
+ *
+ * The page tables are read back with kernel_map.h, the way the MMU walks
+ * them; TLB invalidations are observed through the ARM64_MM_KUNIT_HOOK
+ * seam. Cases that split a huge mapping on purpose are listed in the
+ * project's kunit/warnings.tsv: the runner requires their WARN in the log
+ * and fails any other case that logs one.
+ */
+#include <kunit/test.h>
+#include <linux/hugetlb.h>
+#include <linux/io.h>
+#include <linux/mm.h>
+#include <linux/vmalloc.h>
+
+#include "kernel_map.h"
+#include "mm_recorder.h"
+
+/* An address in the vmalloc area, aligned for every block size. */
+#define HOOK_ADDR	(VMALLOC_START + SZ_1G)
+#define HOOK_PFN	(SZ_4G >> PAGE_SHIFT)
+
+/* arch_vmap_pte_range_map_size(addr, end, pfn, max_page_shift) */
+struct map_size_case {
+	const char *desc;
+	unsigned long addr_offset;
+	unsigned long len;
+	unsigned long pfn_offset;
+	unsigned int max_page_shift;
+	unsigned long expected;
+};
+
+static const struct map_size_case map_size_cases[] = {
+	{ "aligned_64K_contpte_shift", 0, SZ_64K, 0, CONT_PTE_SHIFT,
+	  CONT_PTE_SIZE },
+	{ "aligned_2M_pmd_shift", 0, SZ_2M, 0, PMD_SHIFT, CONT_PTE_SIZE },
+	{ "aligned_1M_ioremap_shift", 0, SZ_1M, 0, BITS_PER_LONG - 1,
+	  CONT_PTE_SIZE },
+	{ "aligned_shift_below_contpte", 0, SZ_64K, 0, CONT_PTE_SHIFT - 1,
+	  PAGE_SIZE },
+	{ "aligned_page_shift", 0, SZ_1M, 0, PAGE_SHIFT, PAGE_SIZE },
+	{ "range_60K", 0, SZ_64K - PAGE_SIZE, 0, CONT_PTE_SHIFT, PAGE_SIZE },
+	{ "range_64K_plus_4K", 0, SZ_64K + PAGE_SIZE, 0, CONT_PTE_SHIFT,
+	  CONT_PTE_SIZE },
+	{ "addr_off_4K", PAGE_SIZE, SZ_1M, 0, CONT_PTE_SHIFT, PAGE_SIZE },
+	{ "addr_off_32K", SZ_32K, SZ_1M, 0, CONT_PTE_SHIFT, PAGE_SIZE },
+	{ "pfn_off_1", 0, SZ_1M, 1, CONT_PTE_SHIFT, PAGE_SIZE },
+	{ "pfn_off_8", 0, SZ_1M, 8, CONT_PTE_SHIFT, PAGE_SIZE },
+	{ "addr_and_pfn_off_4K", PAGE_SIZE, SZ_1M, 1, CONT_PTE_SHIFT,
+	  PAGE_SIZE },
+};
+
+static void map_size_case_desc(const struct map_size_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(map_size, map_size_cases, map_size_case_desc);
+
+static void map_size_test(struct kunit *test)
+{
+	const struct map_size_case *c = test->param_value;
+	unsigned long addr = HOOK_ADDR + c->addr_offset;
+
+	KUNIT_EXPECT_EQ(test, arch_vmap_pte_range_map_size(addr,
+				addr + c->len, HOOK_PFN + c->pfn_offset,
+				c->max_page_shift), c->expected);
+}
+
+/* arch_vmap_pte_supported_shift(size) */
+struct supported_shift_case {
+	const char *desc;
+	unsigned long size;
+	int expected;
+};
+
+static const struct supported_shift_case supported_shift_cases[] = {
+	{ "4K", SZ_4K, PAGE_SHIFT },
+	{ "60K", SZ_64K - PAGE_SIZE, PAGE_SHIFT },
+	{ "64K", SZ_64K, CONT_PTE_SHIFT },
+	{ "68K", SZ_64K + PAGE_SIZE, CONT_PTE_SHIFT },
+	{ "1M", SZ_1M, CONT_PTE_SHIFT },
+	{ "2M", SZ_2M, CONT_PTE_SHIFT },
+	{ "1G", SZ_1G, CONT_PTE_SHIFT },
+};
+
+static void supported_shift_case_desc(const struct supported_shift_case *c,
+				      char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(supported_shift, supported_shift_cases,
+		  supported_shift_case_desc);
+
+static void supported_shift_test(struct kunit *test)
+{
+	const struct supported_shift_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, arch_vmap_pte_supported_shift(c->size),
+			c->expected);
+}
+
+/* arch_vmap_pte_range_unmap_size(addr, ptep) */
+enum unmap_entry { ENTRY_NONE, ENTRY_KERNEL, ENTRY_KERNEL_RO, ENTRY_INVALID };
+
+struct unmap_size_case {
+	const char *desc;
+	enum unmap_entry entry;
+	bool cont;
+	unsigned long expected;
+};
+
+static const struct unmap_size_case unmap_size_cases[] = {
+	{ "valid_cont", ENTRY_KERNEL, true, CONT_PTE_SIZE },
+	{ "valid_cont_readonly", ENTRY_KERNEL_RO, true, CONT_PTE_SIZE },
+	{ "valid_not_cont", ENTRY_KERNEL, false, PAGE_SIZE },
+	{ "none", ENTRY_NONE, false, PAGE_SIZE },
+	{ "invalid_cont", ENTRY_INVALID, true, PAGE_SIZE },
+};
+
+static void unmap_size_case_desc(const struct unmap_size_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(unmap_size, unmap_size_cases, unmap_size_case_desc);
+
+static pte_t unmap_size_entry(const struct unmap_size_case *c)
+{
+	pte_t pte = __pte(0);
+
+	switch (c->entry) {
+	case ENTRY_NONE:
+		break;
+	case ENTRY_KERNEL:
+		pte = pfn_pte(HOOK_PFN, PAGE_KERNEL);
+		break;
+	case ENTRY_KERNEL_RO:
+		pte = pfn_pte(HOOK_PFN, PAGE_KERNEL_RO);
+		break;
+	case ENTRY_INVALID:
+		pte = __pte(pte_val(pfn_pte(HOOK_PFN, PAGE_KERNEL)) &
+			    ~PTE_VALID);
+		break;
+	}
+	return c->cont ? __pte(pte_val(pte) | PTE_CONT) : pte;
+}
+
+static void unmap_size_test(struct kunit *test)
+{
+	const struct unmap_size_case *c = test->param_value;
+	pte_t pte = unmap_size_entry(c);
+
+#ifdef arch_vmap_pte_range_unmap_size
+	KUNIT_EXPECT_EQ(test, arch_vmap_pte_range_unmap_size(HOOK_ADDR, &pte),
+			c->expected);
+#else
+	KUNIT_FAIL(test, "arm64 has no arch_vmap_pte_range_unmap_size(): %#llx",
+		   (u64)pte_val(pte));
+#endif
+}
+
+/* vmalloc_huge() of each size, the area and its pages. */
+struct huge_size {
+	const char *desc;
+	unsigned long size;
+};
+
+static const struct huge_size huge_sizes[] = {
+	{ "64K", SZ_64K },
+	{ "128K", SZ_128K },
+	{ "1M", SZ_1M },
+	{ "2M_minus_64K", SZ_2M - SZ_64K },
+	{ "2M", SZ_2M },
+	{ "2M_plus_64K", SZ_2M + SZ_64K },
+	{ "17x64K_plus_4K", 17 * SZ_64K + SZ_4K },
+};
+
+static void huge_size_desc(const struct huge_size *s, char *desc)
+{
+	strscpy(desc, s->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(huge_size, huge_sizes, huge_size_desc);
+
+static void vfree_action(void *addr)
+{
+	vfree(addr);
+}
+
+static struct vm_struct *vmalloc_huge_area(struct kunit *test,
+					   unsigned long size)
+{
+	void *addr = vmalloc_huge(size, GFP_KERNEL);
+	struct vm_struct *area;
+
+	KUNIT_ASSERT_NOT_NULL(test, addr);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, vfree_action,
+							addr), 0);
+	area = find_vm_area(addr);
+	KUNIT_ASSERT_NOT_NULL(test, area);
+	KUNIT_ASSERT_GE(test, (unsigned long)area->nr_pages << PAGE_SHIFT,
+			size);
+	return area;
+}
+
+static unsigned long area_start(const struct vm_struct *area)
+{
+	return (unsigned long)area->addr;
+}
+
+static unsigned long area_end(const struct vm_struct *area)
+{
+	return area_start(area) + ((unsigned long)area->nr_pages << PAGE_SHIFT);
+}
+
+/*
+ * Every 64K-aligned block of [start, end) must be one contiguous block:
+ * 16 valid pte entries with PTE_CONT, mapping 16 consecutive pfns from a
+ * 64K-aligned one.
+ */
+static void expect_contpte_blocks(struct kunit *test, unsigned long start,
+				  unsigned long end, unsigned int nr_blocks)
+{
+	unsigned long block = ALIGN(start, CONT_PTE_SIZE);
+	unsigned int n = 0;
+
+	for (; block + CONT_PTE_SIZE <= end && n < nr_blocks;
+	     block += CONT_PTE_SIZE, n++) {
+		struct kmap_entry first, e;
+		unsigned int i;
+
+		kmap_lookup(block, &first);
+		KUNIT_ASSERT_EQ_MSG(test, first.level, KMAP_PTE,
+				    "block %u not pte-mapped", n);
+		KUNIT_EXPECT_TRUE_MSG(test, IS_ALIGNED(kmap_pfn(&first),
+						       CONT_PTES),
+				      "block %u pfn %#lx not 64K-aligned", n,
+				      kmap_pfn(&first));
+		for (i = 0; i < CONT_PTES; i++) {
+			kmap_lookup(block + i * PAGE_SIZE, &e);
+			KUNIT_ASSERT_TRUE_MSG(test, kmap_cont(&e),
+				"block %u entry %u: %#llx has no PTE_CONT",
+				n, i, e.desc);
+			KUNIT_ASSERT_EQ_MSG(test, kmap_pfn(&e),
+					    kmap_pfn(&first) + i,
+					    "block %u entry %u", n, i);
+		}
+	}
+	KUNIT_EXPECT_EQ_MSG(test, n, nr_blocks, "too few whole blocks");
+}
+
+/* No entry of [start, end) has PTE_CONT. */
+static void expect_no_cont(struct kunit *test, unsigned long start,
+			   unsigned long end)
+{
+	unsigned long addr;
+	struct kmap_entry e;
+
+	for (addr = start; addr < end; addr += PAGE_SIZE) {
+		kmap_lookup(addr, &e);
+		KUNIT_ASSERT_TRUE(test, kmap_valid(&e));
+		KUNIT_ASSERT_FALSE_MSG(test, kmap_cont(&e),
+				       "entry at +%#lx: %#llx has PTE_CONT",
+				       addr - start, e.desc);
+	}
+}
+
+static void vmalloc_huge_layout_test(struct kunit *test)
+{
+	const struct huge_size *s = test->param_value;
+	struct vm_struct *area = vmalloc_huge_area(test, s->size);
+	unsigned long start = area_start(area), end = area_end(area);
+	unsigned long addr;
+	struct kmap_entry e;
+
+	if (s->size < PMD_SIZE) {
+		/* Every page of the area is in a whole contiguous block. */
+		KUNIT_EXPECT_EQ(test, area->page_order,
+				CONT_PTE_SHIFT - PAGE_SHIFT);
+		expect_contpte_blocks(test, start, end,
+				      (end - start) / CONT_PTE_SIZE);
+		return;
+	}
+
+	/* 2M and more: PMD leaves, as before, where the buddy had 2M. */
+	if (area->page_order != PMD_SHIFT - PAGE_SHIFT)
+		kunit_skip(test, "no 2M pages free: page order %u",
+			   area->page_order);
+	for (addr = start; addr < end; addr += PMD_SIZE) {
+		kmap_lookup(addr, &e);
+		KUNIT_EXPECT_EQ(test, e.level, KMAP_PMD);
+		KUNIT_EXPECT_TRUE(test, kmap_valid(&e) && !kmap_cont(&e));
+	}
+}
+
+/* Data written through the mapping is in the pages vmalloc_to_page() sees. */
+static void vmalloc_huge_data_test(struct kunit *test)
+{
+	const struct huge_size *s = test->param_value;
+	struct vm_struct *area = vmalloc_huge_area(test, s->size);
+	unsigned int i;
+
+	for (i = 0; i < area->nr_pages; i++)
+		memset(area->addr + i * PAGE_SIZE, 0x11 + i % 200, PAGE_SIZE);
+
+	for (i = 0; i < area->nr_pages; i++) {
+		struct page *page = vmalloc_to_page(area->addr + i * PAGE_SIZE);
+
+		KUNIT_ASSERT_PTR_EQ_MSG(test, page, area->pages[i], "page %u",
+					i);
+		KUNIT_ASSERT_NULL_MSG(test, memchr_inv(page_address(page),
+						       0x11 + i % 200,
+						       PAGE_SIZE),
+				      "page %u", i);
+	}
+}
+
+/* After vfree() no entry of the area is left valid. */
+static void vmalloc_huge_vfree_test(struct kunit *test)
+{
+	const struct huge_size *s = test->param_value;
+	void *addr = vmalloc_huge(s->size, GFP_KERNEL);
+	struct vm_struct *area;
+	unsigned long start, end;
+
+	KUNIT_ASSERT_NOT_NULL(test, addr);
+	area = find_vm_area(addr);
+	KUNIT_ASSERT_NOT_NULL(test, area);
+	start = area_start(area);
+	end = area_end(area);
+	KUNIT_EXPECT_FALSE(test, kmap_range_unmapped(start, end));
+
+	vfree(addr);
+	/* The range stays reserved until the lazy purge: nothing remaps it. */
+	KUNIT_EXPECT_TRUE(test, kmap_range_unmapped(start, end));
+}
+
+/* vmalloc() without VM_ALLOW_HUGE_VMAP maps one page per entry. */
+static void vmalloc_no_cont_test(struct kunit *test)
+{
+	void *addr = vmalloc(SZ_1M);
+
+	KUNIT_ASSERT_NOT_NULL(test, addr);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, vfree_action,
+							addr), 0);
+	expect_no_cont(test, (unsigned long)addr, (unsigned long)addr + SZ_1M);
+}
+
+static void free_page_action(void *page)
+{
+	__free_page(page);
+}
+
+static void vunmap_action(void *addr)
+{
+	vunmap(addr);
+}
+
+/*
+ * vmap() of pages that are not physically contiguous: even 64K-aligned
+ * runs of them must not be mapped as a block.
+ */
+static void vmap_scattered_no_cont_test(struct kunit *test)
+{
+	const unsigned int nr = 2 * CONT_PTES;
+	struct page **pages;
+	unsigned int i;
+	void *addr;
+
+	pages = kunit_kcalloc(test, nr, sizeof(*pages), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pages);
+	for (i = 0; i < nr; i++) {
+		pages[i] = alloc_page(GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, pages[i]);
+		KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+				free_page_action, pages[i]), 0);
+	}
+	/* Reverse order: never physically contiguous in address order. */
+	for (i = 0; i < nr / 2; i++)
+		swap(pages[i], pages[nr - 1 - i]);
+
+	addr = vmap(pages, nr, VM_MAP, PAGE_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, addr);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, vunmap_action,
+							addr), 0);
+	expect_no_cont(test, (unsigned long)addr,
+		       (unsigned long)addr + nr * PAGE_SIZE);
+	for (i = 0; i < nr; i++)
+		KUNIT_EXPECT_PTR_EQ(test, vmalloc_to_page(addr + i * PAGE_SIZE),
+				    pages[i]);
+}
+
+/*
+ * ioremap_page_range() of physically contiguous memory (RAM from the buddy
+ * stands in for a device) over a whole VM_IOREMAP area.
+ */
+struct ioremap_case {
+	const char *desc;
+	unsigned long size;
+	unsigned long pa_offset;
+	unsigned int cont_blocks;	/* leading whole blocks mapped as such */
+};
+
+static const struct ioremap_case ioremap_cases[] = {
+	{ "256K_aligned", SZ_256K, 0, 4 },
+	{ "17x64K_plus_4K_aligned", 17 * SZ_64K + SZ_4K, 0, 17 },
+	{ "256K_pa_off_4K", SZ_256K, SZ_4K, 0 },
+	{ "60K_aligned", SZ_64K - SZ_4K, 0, 0 },
+};
+
+static void ioremap_case_desc(const struct ioremap_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ioremap, ioremap_cases, ioremap_case_desc);
+
+struct ioremap_fixture {
+	struct page *page;
+	unsigned int order;
+	struct vm_struct *area;
+	unsigned long addr;
+	unsigned long pfn;	/* first pfn mapped */
+};
+
+static void ioremap_fixture_free(void *data)
+{
+	struct ioremap_fixture *f = data;
+
+	if (f->area)
+		free_vm_area(f->area);
+	__free_pages(f->page, f->order);
+}
+
+static struct ioremap_fixture *ioremap_fixture(struct kunit *test,
+					       unsigned long size,
+					       unsigned long pa_offset)
+{
+	struct ioremap_fixture *f = kunit_kzalloc(test, sizeof(*f),
+						  GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	f->order = get_order(size + pa_offset);
+	f->page = alloc_pages(GFP_KERNEL, f->order);
+	KUNIT_ASSERT_NOT_NULL(test, f->page);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+			ioremap_fixture_free, f), 0);
+
+	f->area = get_vm_area(size, VM_IOREMAP);
+	KUNIT_ASSERT_NOT_NULL(test, f->area);
+	f->addr = (unsigned long)f->area->addr;
+	/* VM_IOREMAP areas are aligned to their size's power of two. */
+	KUNIT_ASSERT_TRUE(test, IS_ALIGNED(f->addr, CONT_PTE_SIZE));
+	f->pfn = page_to_pfn(f->page) + (pa_offset >> PAGE_SHIFT);
+	KUNIT_ASSERT_EQ(test, ioremap_page_range(f->addr, f->addr + size,
+						 PFN_PHYS(f->pfn), PAGE_KERNEL),
+			0);
+	return f;
+}
+
+static void ioremap_contpte_test(struct kunit *test)
+{
+	const struct ioremap_case *c = test->param_value;
+	struct ioremap_fixture *f = ioremap_fixture(test, c->size,
+						    c->pa_offset);
+	unsigned long cont_end = f->addr + c->cont_blocks * CONT_PTE_SIZE;
+	unsigned long addr;
+	struct kmap_entry e;
+
+	expect_contpte_blocks(test, f->addr, cont_end, c->cont_blocks);
+	if (cont_end < f->addr + c->size)
+		expect_no_cont(test, cont_end, f->addr + c->size);
+	for (addr = f->addr; addr < f->addr + c->size; addr += PAGE_SIZE) {
+		kmap_lookup(addr, &e);
+		KUNIT_ASSERT_EQ(test, kmap_pfn(&e),
+				f->pfn + ((addr - f->addr) >> PAGE_SHIFT));
+	}
+}
+
+/*
+ * vunmap_range() of one page inside a block: a caller bug, which must warn
+ * (see kunit/warnings.tsv) and clear the whole block, leaving the other
+ * blocks mapped.
+ */
+static void vunmap_part_of_contpte_block_test(struct kunit *test)
+{
+	struct ioremap_fixture *f = ioremap_fixture(test, SZ_256K, 0);
+	unsigned long victim = f->addr + CONT_PTE_SIZE;
+
+	expect_contpte_blocks(test, f->addr, f->addr + SZ_256K, 4);
+
+	vunmap_range(victim + PAGE_SIZE, victim + 2 * PAGE_SIZE);
+
+	KUNIT_EXPECT_TRUE(test, kmap_range_unmapped(victim,
+						    victim + CONT_PTE_SIZE));
+	expect_contpte_blocks(test, f->addr, victim, 1);
+	expect_contpte_blocks(test, victim + CONT_PTE_SIZE, f->addr + SZ_256K,
+			      2);
+}
+
+/*
+ * vunmap_range() of one page of a 2M PMD leaf: also a caller bug, which must
+ * warn (kunit/warnings.tsv) and clears the whole leaf.
+ */
+static void vunmap_part_of_pmd_leaf_test(struct kunit *test)
+{
+	struct vm_struct *area = vmalloc_huge_area(test, SZ_2M);
+	unsigned long start = area_start(area);
+	struct kmap_entry e;
+
+	if (area->page_order != PMD_SHIFT - PAGE_SHIFT)
+		kunit_skip(test, "no 2M pages free: page order %u",
+			   area->page_order);
+	kmap_lookup(start, &e);
+	KUNIT_ASSERT_EQ(test, e.level, KMAP_PMD);
+
+	vunmap_range(start, start + PAGE_SIZE);
+
+	KUNIT_EXPECT_TRUE(test, kmap_range_unmapped(start, start + SZ_2M));
+}
+
+/*
+ * Rewriting a live kernel contiguous block with set_huge_pte_at() breaks it
+ * first; the invalidation must be a kernel one, flush_tlb_kernel_range(),
+ * not one by user ASID with a last-level hint.
+ */
+static void kernel_block_rewrite_flush_test(struct kunit *test)
+{
+	struct ioremap_fixture *f = ioremap_fixture(test, CONT_PTE_SIZE, 0);
+	struct mm_recorder *rec;
+	struct kmap_entry e;
+	pte_t entry;
+	unsigned int i;
+	bool found = false;
+
+	kmap_lookup(f->addr, &e);
+	KUNIT_ASSERT_EQ(test, e.level, KMAP_PTE);
+	entry = arch_make_huge_pte(pfn_pte(f->pfn, PAGE_KERNEL_RO),
+				   CONT_PTE_SHIFT, 0);
+
+	rec = mm_recorder_start(test, &init_mm);
+	set_huge_pte_at(&init_mm, f->addr, e.ptep, entry, CONT_PTE_SIZE);
+	mm_recorder_stop(rec);
+
+	/* Other CPUs flush other kernel ranges: look for ours. */
+	for (i = 0; i < min(rec->nr_events, MM_RECORDER_MAX_EVENTS); i++) {
+		const struct arm64_tlbflush_event *ev = &rec->events[i];
+
+		if (ev->start != f->addr || ev->end != f->addr + CONT_PTE_SIZE)
+			continue;
+		found = true;
+		KUNIT_EXPECT_FALSE_MSG(test, ev->last_level,
+				       "kernel range flushed as a user range");
+		KUNIT_EXPECT_EQ(test, ev->tlb_level, TLBI_TTL_UNKNOWN);
+	}
+	KUNIT_EXPECT_TRUE_MSG(test, found, "no invalidation of the block");
+
+	expect_contpte_blocks(test, f->addr, f->addr + CONT_PTE_SIZE, 1);
+	for (i = 0; i < CONT_PTES; i++) {
+		kmap_lookup(f->addr + i * PAGE_SIZE, &e);
+		KUNIT_EXPECT_TRUE(test, e.desc & PTE_RDONLY);
+	}
+}
+
+/*
+ * The structural gain: TLB entries a 1 MiB vmalloc_huge() area needs, 16
+ * contiguous blocks instead of 256 pages. Printed for the report.
+ */
+static void translation_entries_per_mib_test(struct kunit *test)
+{
+	struct vm_struct *area = vmalloc_huge_area(test, SZ_1M);
+	void *small = vmalloc(SZ_1M);
+	unsigned long huge_entries, small_entries;
+
+	KUNIT_ASSERT_NOT_NULL(test, small);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, vfree_action,
+							small), 0);
+	huge_entries = kmap_translation_entries(area_start(area),
+						area_start(area) + SZ_1M);
+	small_entries = kmap_translation_entries((unsigned long)small,
+						 (unsigned long)small + SZ_1M);
+	kunit_info(test, "translation entries per MiB: vmalloc_huge %lu, vmalloc %lu\n",
+		   huge_entries, small_entries);
+	KUNIT_EXPECT_EQ(test, small_entries, SZ_1M / PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, huge_entries, SZ_1M / CONT_PTE_SIZE);
+}
+
+static struct kunit_case arm64_contpte_vmap_cases[] = {
+	KUNIT_CASE_PARAM(map_size_test, map_size_gen_params),
+	KUNIT_CASE_PARAM(supported_shift_test, supported_shift_gen_params),
+	KUNIT_CASE_PARAM(unmap_size_test, unmap_size_gen_params),
+	KUNIT_CASE_PARAM(vmalloc_huge_layout_test, huge_size_gen_params),
+	KUNIT_CASE_PARAM(vmalloc_huge_data_test, huge_size_gen_params),
+	KUNIT_CASE_PARAM(vmalloc_huge_vfree_test, huge_size_gen_params),
+	KUNIT_CASE(vmalloc_no_cont_test),
+	KUNIT_CASE(vmap_scattered_no_cont_test),
+	KUNIT_CASE_PARAM(ioremap_contpte_test, ioremap_gen_params),
+	KUNIT_CASE(vunmap_part_of_contpte_block_test),
+	KUNIT_CASE(vunmap_part_of_pmd_leaf_test),
+	KUNIT_CASE(kernel_block_rewrite_flush_test),
+	KUNIT_CASE(translation_entries_per_mib_test),
+	{}
+};
+
+static struct kunit_suite arm64_contpte_vmap_suite = {
+	.name = "arm64_contpte_vmap",
+	.test_cases = arm64_contpte_vmap_cases,
+};
+kunit_test_suites(&arm64_contpte_vmap_suite);
+
+MODULE_DESCRIPTION("KUnit tests for arm64 contiguous pte blocks in vmalloc");
+MODULE_LICENSE("GPL");
