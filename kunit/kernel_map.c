@@ -75,7 +75,7 @@ bool kmap_range_unmapped(unsigned long start, unsigned long end)
 
 	while (addr < end) {
 		kmap_lookup(addr, &e);
-		if (kmap_valid(&e))
+		if (e.level != KMAP_NONE)
 			return false;
 		addr = ALIGN_DOWN(addr, e.size) + e.size;
 	}

@@ -41,7 +41,7 @@ static inline unsigned long kmap_pfn(const struct kmap_entry *e)
  */
 unsigned long kmap_translation_entries(unsigned long start, unsigned long end);
 
-/* True when no entry of [start, end) is valid. */
+/* True when every entry of [start, end) is none (zero), not just invalid. */
 bool kmap_range_unmapped(unsigned long start, unsigned long end);
 
 #endif
