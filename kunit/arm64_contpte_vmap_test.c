@@ -20,6 +20,7 @@
 
 #include "kernel_map.h"
 #include "mm_recorder.h"
+#include "vm_area_fixture.h"
 
 /* An address in the vmalloc area, aligned for every block size. */
 #define HOOK_ADDR	(VMALLOC_START + SZ_1G)
@@ -189,22 +190,12 @@ static void huge_size_desc(const struct huge_size *s, char *desc)
 
 KUNIT_ARRAY_PARAM(huge_size, huge_sizes, huge_size_desc);
 
-static void vfree_action(void *addr)
-{
-	vfree(addr);
-}
-
 static struct vm_struct *vmalloc_huge_area(struct kunit *test,
 					   unsigned long size)
 {
-	void *addr = vmalloc_huge(size, GFP_KERNEL);
-	struct vm_struct *area;
+	struct vm_struct *area = kunit_vm_area(test,
+					       vmalloc_huge(size, GFP_KERNEL));
 
-	KUNIT_ASSERT_NOT_NULL(test, addr);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, vfree_action,
-							addr), 0);
-	area = find_vm_area(addr);
-	KUNIT_ASSERT_NOT_NULL(test, area);
 	KUNIT_ASSERT_GE(test, (unsigned long)area->nr_pages << PAGE_SHIFT,
 			size);
 	return area;
@@ -345,12 +336,9 @@ static void vmalloc_huge_vfree_test(struct kunit *test)
 /* vmalloc() without VM_ALLOW_HUGE_VMAP maps one page per entry. */
 static void vmalloc_no_cont_test(struct kunit *test)
 {
-	void *addr = vmalloc(SZ_1M);
+	struct vm_struct *area = kunit_vm_area(test, vmalloc(SZ_1M));
 
-	KUNIT_ASSERT_NOT_NULL(test, addr);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, vfree_action,
-							addr), 0);
-	expect_no_cont(test, (unsigned long)addr, (unsigned long)addr + SZ_1M);
+	expect_no_cont(test, area_start(area), area_start(area) + SZ_1M);
 }
 
 static void free_page_action(void *page)
@@ -576,16 +564,13 @@ static void kernel_block_rewrite_flush_test(struct kunit *test)
 static void translation_entries_per_mib_test(struct kunit *test)
 {
 	struct vm_struct *area = vmalloc_huge_area(test, SZ_1M);
-	void *small = vmalloc(SZ_1M);
+	struct vm_struct *small = kunit_vm_area(test, vmalloc(SZ_1M));
 	unsigned long huge_entries, small_entries;
 
-	KUNIT_ASSERT_NOT_NULL(test, small);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, vfree_action,
-							small), 0);
 	huge_entries = kmap_translation_entries(area_start(area),
 						area_start(area) + SZ_1M);
-	small_entries = kmap_translation_entries((unsigned long)small,
-						 (unsigned long)small + SZ_1M);
+	small_entries = kmap_translation_entries(area_start(small),
+						 area_start(small) + SZ_1M);
 	kunit_info(test, "translation entries per MiB: vmalloc_huge %lu, vmalloc %lu\n",
 		   huge_entries, small_entries);
 	KUNIT_EXPECT_EQ(test, small_entries, SZ_1M / PAGE_SIZE);

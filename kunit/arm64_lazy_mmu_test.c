@@ -17,17 +17,13 @@
 
 #include "kernel_map.h"
 #include "mm_recorder.h"
+#include "vm_area_fixture.h"
 
 /* A live, valid kernel pte the case may rewrite with its own value. */
 struct live_pte {
 	pte_t *ptep;
 	pte_t pte;
 };
-
-static void vfree_action(void *addr)
-{
-	vfree(addr);
-}
 
 static void free_page_action(void *page)
 {
@@ -36,13 +32,10 @@ static void free_page_action(void *page)
 
 static void live_pte_init(struct kunit *test, struct live_pte *k)
 {
-	void *addr = vmalloc(PAGE_SIZE);
+	struct vm_struct *area = kunit_vm_area(test, vmalloc(PAGE_SIZE));
 	struct kmap_entry e;
 
-	KUNIT_ASSERT_NOT_NULL(test, addr);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, vfree_action,
-							addr), 0);
-	kmap_lookup((unsigned long)addr, &e);
+	kmap_lookup((unsigned long)area->addr, &e);
 	KUNIT_ASSERT_EQ(test, e.level, KMAP_PTE);
 	k->ptep = e.ptep;
 	k->pte = __ptep_get(e.ptep);
@@ -268,11 +261,8 @@ static void vmalloc_barrier_pairs_test(struct kunit *test)
 	rec = mm_recorder_start(test, &init_mm);
 	addr = vmalloc(nr * PAGE_SIZE);
 	mm_recorder_stop(rec);
-	KUNIT_ASSERT_NOT_NULL(test, addr);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, vfree_action,
-							addr), 0);
 
-	start = (unsigned long)addr;
+	start = (unsigned long)kunit_vm_area(test, addr)->addr;
 	tables = (ALIGN(start + nr * PAGE_SIZE, PMD_SIZE) -
 		  ALIGN_DOWN(start, PMD_SIZE)) / PMD_SIZE;
 	kunit_info(test, "vmalloc of %u pages: %u barrier pairs (%lu pte tables)\n",

@@ -34,15 +34,14 @@ def build_dir_name(lane: str) -> str:
     return f'.kunit-{lane}'
 
 
-def kunit_command(lane: str, json_path: Path, jobs: int) -> List[str]:
+def kunit_command(lane: str, jobs: int) -> List[str]:
     return [sys.executable, 'tools/testing/kunit/kunit.py', 'run',
             '--arch=arm64', f'--cross_compile={CROSS_COMPILE}',
             f'--build_dir={build_dir_name(lane)}',
             *[f'--kunitconfig={k}' for k in LANES[lane]],
             f'--qemu_config={project.QEMU_CONFIG}',
             '--make_options', f'CC=ccache {CROSS_COMPILE}gcc',
-            f'--jobs={jobs}', f'--timeout={RUN_TIMEOUT_S}',
-            f'--json={json_path}']
+            f'--jobs={jobs}', f'--timeout={RUN_TIMEOUT_S}']
 
 
 def build_env(cache: Path) -> Dict[str, str]:
@@ -63,42 +62,53 @@ def first_error(output: str) -> str:
     return project.last_line(output, 'no output')
 
 
-def run(tree: Tree, lane: str, cache: Path, jobs: int = 0) -> Dict[str, str]:
-    """Build and run one lane on one tree; return each case's outcome."""
+def execute(tree: Tree, what: str, run_name: str, cmd: List[str],
+            cache: Path, build_dir: str) -> Path:
+    """Run one kunit.py command in a tree and keep what it leaves (KTAP
+    log, JSON, .config, output) in build/runs/<run_name>/, written whole or
+    not at all; a failed run stops with one line."""
     runs = project.RESULTS / 'runs'
-    final = runs / f'{tree.name}-{lane}'
-    tmp = runs / f'.{tree.name}-{lane}.tmp'
+    final = runs / run_name
+    tmp = runs / f'.{run_name}.tmp'
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     json_path = tmp / 'results.json'
-    cmd = kunit_command(lane, json_path, jobs or os.cpu_count() or 1)
-    print(f'{tree.name} tree: building and running lane {lane}', flush=True)
     with open(tmp / 'kunit.out', 'w') as out:
-        proc = subprocess.run(cmd, cwd=tree.path, env=build_env(cache),
-                              stdout=out, stderr=subprocess.STDOUT,
-                              check=False)
-    build = tree.path / build_dir_name(lane)
+        proc = subprocess.run([*cmd, f'--json={json_path}'], cwd=tree.path,
+                              env=build_env(cache), stdout=out,
+                              stderr=subprocess.STDOUT, check=False)
+    build = tree.path / build_dir
     for name, keep in (('test.log', 'test.log'), ('.config', 'config')):
         if (build / name).exists():
             shutil.copyfile(build / name, tmp / keep)
     if not json_path.exists():
         # Keep what the failed run printed, under a name no reader of
         # results would take for a finished run.
-        failed = runs / f'{tree.name}-{lane}.failed'
+        failed = runs / f'{run_name}.failed'
         shutil.rmtree(failed, ignore_errors=True)
         os.replace(tmp, failed)
         output = (failed / 'kunit.out').read_text(errors='replace')
-        raise SeriesError(f'{tree.name} tree, lane {lane}: kunit.py failed '
+        raise SeriesError(f'{tree.name} tree, {what}: kunit.py failed '
                           f'(exit {proc.returncode}, see {failed}): '
                           f'{first_error(output)}')
-    log = tmp / 'test.log'
-    outcomes, notes = kernel_log.apply(
-        results.load(json_path),
-        log.read_text(errors='replace') if log.exists() else '',
-        kernel_log.load_expected(project.WARNINGS))
-    (tmp / 'log-checks.txt').write_text(''.join(n + '\n' for n in notes))
-    for note in notes:
-        print(f'{tree.name} tree, lane {lane}: kernel log: {note}')
     shutil.rmtree(final, ignore_errors=True)
     os.replace(tmp, final)
+    return final
+
+
+def run(tree: Tree, lane: str, cache: Path, jobs: int = 0) -> Dict[str, str]:
+    """Build and run one lane on one tree; return each case's outcome, with
+    the kernel log's verdict folded in (kernel_log.py)."""
+    print(f'{tree.name} tree: building and running lane {lane}', flush=True)
+    final = execute(tree, f'lane {lane}', f'{tree.name}-{lane}',
+                    kunit_command(lane, jobs or os.cpu_count() or 1),
+                    cache, build_dir_name(lane))
+    log = final / 'test.log'
+    outcomes, notes = kernel_log.apply(
+        results.load(final / 'results.json'),
+        log.read_text(errors='replace') if log.exists() else '',
+        kernel_log.load_expected(project.WARNINGS))
+    (final / 'log-checks.txt').write_text(''.join(n + '\n' for n in notes))
+    for note in notes:
+        print(f'{tree.name} tree, lane {lane}: kernel log: {note}')
     return outcomes

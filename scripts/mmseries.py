@@ -7,11 +7,14 @@
   verify   build both trees, run the suites, print the matrix
   report   the main job: versions, then the verification matrix
   unit     the host scripts' own unit tests (no kernel needed)
-  test     unit, then verify; ends with "N passed, N failed"
+  test     unit, verify, and a smoke run of every benchmark;
+           ends with "N passed, N failed"
+  bench    the A/B benchmark report (--profile, --boots, --clock)
 """
 
 import argparse
 import fcntl
+import json
 import sys
 import unittest
 from contextlib import contextmanager
@@ -19,6 +22,8 @@ from pathlib import Path
 from typing import Dict, Iterator, List, Tuple
 
 import base_source
+import bench
+import bench_run
 import kunit_run
 import manifest
 import packages
@@ -85,6 +90,57 @@ def run_unit() -> Tuple[int, int]:
     return result.testsRun - bad, bad
 
 
+SUITE_TITLES = {'vmalloc': 'micromm/vmalloc'}
+
+
+def run_bench(profile: str, boots: int, clock: str) -> Tuple[int, int]:
+    """The A/B benchmark report; returns (benchmarks compared, failures)."""
+    with build_lock(project.CACHE):
+        the_trees = prepare_trees()
+        base, patched = bench_run.ab(the_trees, project.CACHE, profile,
+                                     clock, boots)
+    ran = bench_run.cases_ran([base, patched])
+    out = project.RESULTS / 'bench'
+    out.mkdir(parents=True, exist_ok=True)
+    if profile == 'smoke':
+        print(f'\nbench smoke: {ran} benchmarks ran on base and patched, '
+              'every case passed')
+        return ran, 0
+    rows = bench.compare(base, patched)
+    meta = {'profile': profile, 'boots_per_tree': boots, 'clock': clock,
+            'base': f'{project.BASE_PACKAGE} {project.BASE_VERSION}',
+            'series': [p.name for p in series.load(project.PATCHES).changes],
+            'configs': [str(c.relative_to(project.REPO))
+                        for c in bench_run.CONFIGS],
+            'command': bench_run.command('run', profile, clock, 0)}
+    text = bench.render(rows, SUITE_TITLES)
+    (out / 'report.txt').write_text(text + '\n')
+    (out / 'report.json').write_text(json.dumps(bench.to_json(rows, meta),
+                                                indent=1) + '\n')
+    (out / 'report.csv').write_text(bench.to_csv(rows))
+    improved, regressed = bench.marks(rows)
+    print(f'\nBenchmarks: {boots} boot(s) per tree, alternating, profile '
+          f'{profile}, {clock} clock ({bench_run.CLOCK_NOTES[clock]})')
+    print(text)
+    print(f'{len(rows)} benchmarks compared: {improved} (I), {regressed} (R); '
+          f'JSON and CSV in {out}')
+    return len(rows), 0
+
+
+def cmd_bench_args(argv: List[str]) -> int:
+    parser = argparse.ArgumentParser(prog='mmseries.py bench')
+    parser.add_argument('--profile', default='quick',
+                        choices=bench_run.PROFILES)
+    parser.add_argument('--boots', type=int, default=3)
+    parser.add_argument('--clock', default='host',
+                        choices=sorted(bench_run.CLOCKS))
+    args = parser.parse_args(argv)
+    if args.boots < 1:
+        raise SeriesError('--boots must be at least 1')
+    run_bench(args.profile, args.boots, args.clock)
+    return 0
+
+
 def cmd_deps() -> int:
     packages.ensure()
     print('all packages present')
@@ -109,7 +165,9 @@ def cmd_report() -> int:
     the_series = series.load(project.PATCHES)
     print(f'series: {len(the_series.seams)} seam patch(es), '
           f'{len(the_series.changes)} change(s)')
-    return cmd_verify()
+    _, bad = run_verify()
+    run_bench('quick', 3, 'host')
+    return 1 if bad else 0
 
 
 def cmd_unit() -> int:
@@ -121,9 +179,12 @@ def cmd_unit() -> int:
 def cmd_test() -> int:
     unit_good, unit_bad = run_unit()
     kunit_good, kunit_bad = run_verify()
+    smoke, _ = run_bench('smoke', 1, 'host')
     print(f'\nhost tests: {unit_good} passed, {unit_bad} failed; '
-          f'KUnit matrix cells: {kunit_good} as expected, {kunit_bad} differ')
-    print(f'{unit_good + kunit_good} passed, {unit_bad + kunit_bad} failed')
+          f'KUnit matrix cells: {kunit_good} as expected, {kunit_bad} differ; '
+          f'benchmark smoke: {smoke} ran on both trees')
+    print(f'{unit_good + kunit_good + smoke} passed, '
+          f'{unit_bad + kunit_bad} failed')
     return 1 if unit_bad or kunit_bad else 0
 
 
@@ -135,9 +196,13 @@ def main(argv: List[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.
                                      RawDescriptionHelpFormatter)
-    parser.add_argument('command', choices=sorted(COMMANDS))
-    args = parser.parse_args(argv)
+    parser.add_argument('command', choices=sorted([*COMMANDS, 'bench']))
+    args, rest = parser.parse_known_args(argv)
     try:
+        if args.command == 'bench':
+            return cmd_bench_args(rest)
+        if rest:
+            parser.error(f'unrecognized arguments: {" ".join(rest)}')
         return COMMANDS[args.command]()
     except SeriesError as e:
         print(f'error: {e}', file=sys.stderr)

@@ -37,10 +37,24 @@ class MainTest(unittest.TestCase):
                                   return_value=(30, 1)), \
                 mock.patch.object(mmseries, 'run_verify',
                                   return_value=(15, 1)), \
+                mock.patch.object(mmseries, 'run_bench',
+                                  return_value=(7, 0)) as smoke, \
                 contextlib.redirect_stdout(out):
             self.assertEqual(mmseries.main(['test']), 1)
+        smoke.assert_called_once_with('smoke', 1, 'host')
         self.assertEqual(out.getvalue().splitlines()[-1],
-                         '45 passed, 2 failed')
+                         '52 passed, 2 failed')
+
+    def test_bench_options_are_checked(self) -> None:
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), \
+                self.assertRaises(SystemExit) as ctx:
+            mmseries.main(['bench', '--profile=huge'])
+        self.assertEqual(ctx.exception.code, 2)
+        self.assertIn('invalid choice', err.getvalue())
+        with contextlib.redirect_stderr(io.StringIO()), \
+                self.assertRaises(SystemExit):
+            mmseries.main(['verify', '--boots=3'])
 
 
 if __name__ == '__main__':

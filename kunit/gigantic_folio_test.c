@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for gigantic folios (orders above MAX_PAGE_ORDER), which
+ * hugetlb takes from the contiguous allocator as compound __GFP_COMP
+ * allocations: folio_alloc_gigantic() at the 32M and 1G orders, what it
+ * refuses, how folio_put() returns them, and a grow and shrink of the 32M
+ * hugetlb pool through its sysfs control.
+ *
+ * Pages returned to the buddy allocator are observed through the
+ * mm_page_free tracepoint (page_events.h). Cases that WARN on purpose are
+ * listed in kunit/warnings.tsv.
+ */
+#include <kunit/test.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/gfp.h>
+#include <linux/hugetlb.h>
+#include <linux/mount.h>
+
+#include "page_events.h"
+
+struct gigantic_order {
+	const char *desc;
+	unsigned int order;
+};
+
+static const struct gigantic_order gigantic_orders[] = {
+	{ "32M", CONT_PMD_SHIFT - PAGE_SHIFT },
+	{ "1G", PUD_SHIFT - PAGE_SHIFT },
+};
+
+static void gigantic_order_desc(const struct gigantic_order *o, char *desc)
+{
+	strscpy(desc, o->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(gigantic_order, gigantic_orders, gigantic_order_desc);
+
+/* Pages of [pfn, pfn + nr) the recorded frees returned, each exactly once. */
+static void expect_returned_once(struct kunit *test,
+				 const struct page_events *ev,
+				 unsigned long pfn, unsigned long nr)
+{
+	unsigned long returned = 0;
+	unsigned int i;
+
+	KUNIT_ASSERT_LE(test, ev->nr_frees, PAGE_EVENTS_MAX);
+	for (i = 0; i < ev->nr_frees; i++) {
+		const struct page_event *e = &ev->frees[i];
+		unsigned long end = e->pfn + (1UL << e->order);
+
+		if (end <= pfn || e->pfn >= pfn + nr)
+			continue;
+		KUNIT_EXPECT_TRUE_MSG(test, e->pfn >= pfn && end <= pfn + nr,
+				      "free of %#lx order %u overlaps the folio",
+				      e->pfn, e->order);
+		returned += 1UL << e->order;
+	}
+	KUNIT_EXPECT_EQ(test, returned, nr);
+}
+
+static void folio_alloc_gigantic_test(struct kunit *test)
+{
+	const struct gigantic_order *o = test->param_value;
+	unsigned long nr = 1UL << o->order, pfn, i;
+	struct page_events *ev;
+	struct folio *folio;
+
+	folio = folio_alloc_gigantic(o->order, GFP_KERNEL | __GFP_COMP |
+				     __GFP_NOWARN, numa_node_id(), NULL);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, folio, "no free %s range", o->desc);
+	pfn = folio_pfn(folio);
+
+	KUNIT_EXPECT_TRUE(test, folio_test_large(folio));
+	KUNIT_EXPECT_EQ(test, folio_order(folio), o->order);
+	KUNIT_EXPECT_EQ(test, folio_ref_count(folio), 1);
+	KUNIT_EXPECT_TRUE(test, IS_ALIGNED(pfn, nr));
+	for (i = 1; i < nr; i++) {
+		struct page *page = pfn_to_page(pfn + i);
+
+		if (compound_head(page) != &folio->page) {
+			KUNIT_FAIL(test, "tail %lu does not point at the head",
+				   i);
+			break;
+		}
+	}
+
+	ev = page_events_start(test);
+	folio_put(folio);
+	page_events_stop(ev);
+	expect_returned_once(test, ev, pfn, nr);
+}
+
+/* Order 0 and allocations without __GFP_COMP are refused with a WARN. */
+struct refused_case {
+	const char *desc;
+	unsigned int order;
+	gfp_t gfp;
+};
+
+static const struct refused_case refused_cases[] = {
+	{ "order_0", 0, GFP_KERNEL | __GFP_COMP },
+	{ "32M_without_GFP_COMP", CONT_PMD_SHIFT - PAGE_SHIFT, GFP_KERNEL },
+};
+
+static void refused_case_desc(const struct refused_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(refused, refused_cases, refused_case_desc);
+
+static void folio_alloc_gigantic_refuses_test(struct kunit *test)
+{
+	const struct refused_case *c = test->param_value;
+	struct folio *folio;
+
+	folio = folio_alloc_gigantic(c->order, c->gfp, numa_node_id(), NULL);
+	KUNIT_EXPECT_NULL(test, folio);
+	if (folio)
+		folio_put(folio);
+}
+
+/*
+ * The 32M pool grown by two folios and shrunk back through
+ * /sys/kernel/mm/hugepages/hugepages-32768kB/nr_hugepages, the kernel's own
+ * resize path: the shrink returns exactly two folios' worth of pages.
+ */
+#define POOL_CONTROL	"kernel/mm/hugepages/hugepages-32768kB/nr_hugepages"
+
+static void kern_unmount_action(void *mnt)
+{
+	kern_unmount(mnt);
+}
+
+static int write_nr_hugepages(struct vfsmount *mnt, unsigned long nr)
+{
+	struct file *file;
+	char buf[24];
+	loff_t pos = 0;
+	ssize_t ret;
+	int len;
+
+	file = file_open_root_mnt(mnt, POOL_CONTROL, O_WRONLY, 0);
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	len = snprintf(buf, sizeof(buf), "%lu\n", nr);
+	ret = kernel_write(file, buf, len, &pos);
+	fput(file);
+	if (ret < 0)
+		return ret;
+	return ret == len ? 0 : -EIO;
+}
+
+static void hugetlb_pool_resize_test(struct kunit *test)
+{
+	struct hstate *h = size_to_hstate(SZ_32M);
+	struct file_system_type *sysfs = get_fs_type("sysfs");
+	unsigned long before, nr = SZ_32M >> PAGE_SHIFT;
+	struct page_events *ev;
+	struct vfsmount *mnt;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL_MSG(test, h, "no 32M hugetlb size");
+	KUNIT_ASSERT_NOT_NULL(test, sysfs);
+	mnt = vfs_kern_mount(sysfs, 0, "sysfs", NULL);
+	put_filesystem(sysfs);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+			kern_unmount_action, mnt), 0);
+
+	before = h->nr_huge_pages;
+	KUNIT_ASSERT_EQ(test, write_nr_hugepages(mnt, before + 2), 0);
+	KUNIT_ASSERT_EQ_MSG(test, h->nr_huge_pages, before + 2,
+			    "the pool did not grow");
+
+	ev = page_events_start(test);
+	KUNIT_EXPECT_EQ(test, write_nr_hugepages(mnt, before), 0);
+	page_events_stop(ev);
+	KUNIT_EXPECT_EQ(test, h->nr_huge_pages, before);
+
+	/* Two 32M folios, returned whole, once each. */
+	KUNIT_ASSERT_LE(test, ev->nr_frees, PAGE_EVENTS_MAX);
+	for (i = 0; i < ev->nr_frees; i++) {
+		if (ev->frees[i].order == huge_page_order(h))
+			expect_returned_once(test, ev, ev->frees[i].pfn, nr);
+	}
+	KUNIT_EXPECT_EQ(test, ev->nr_frees, 2);
+}
+
+static struct kunit_case gigantic_folio_cases[] = {
+	KUNIT_CASE_PARAM(folio_alloc_gigantic_test, gigantic_order_gen_params),
+	KUNIT_CASE_PARAM(folio_alloc_gigantic_refuses_test,
+			 refused_gen_params),
+	KUNIT_CASE(hugetlb_pool_resize_test),
+	{}
+};
+
+static struct kunit_suite gigantic_folio_suite = {
+	.name = "gigantic_folio",
+	.test_cases = gigantic_folio_cases,
+};
+kunit_test_suites(&gigantic_folio_suite);
+
+MODULE_DESCRIPTION("KUnit tests for gigantic folios");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,542 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for how vmalloc gets and returns its pages.
+ *
+ * vmalloc_bulk_free: vfree() and free_pages_bulk() drop one reference per
+ * page; a page somebody still holds survives with its contents, every other
+ * page goes back to the buddy allocator exactly once, in naturally aligned
+ * chunks. vmalloc_large_order: vmalloc() takes its pages in naturally
+ * aligned blocks, each split into order-0 pages. vmalloc_page_array: where
+ * a large area's page-pointer array lives.
+ *
+ * Pages taken and returned are observed through the mm_page_alloc and
+ * mm_page_free tracepoints (page_events.h), only those of the case's task.
+ */
+#include <kunit/test.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/vmalloc.h>
+
+#include "page_events.h"
+#include "vm_area_fixture.h"
+
+/* Which pages of a run a case holds an extra reference to. */
+enum hold { HOLD_NONE, HOLD_FIRST, HOLD_LAST, HOLD_MIDDLE, HOLD_EVERY_OTHER,
+	    HOLD_ALL, NR_HOLDS };
+
+static const char * const hold_names[] = {
+	[HOLD_NONE] = "hold_none",
+	[HOLD_FIRST] = "hold_first",
+	[HOLD_LAST] = "hold_last",
+	[HOLD_MIDDLE] = "hold_middle",
+	[HOLD_EVERY_OTHER] = "hold_every_other",
+	[HOLD_ALL] = "hold_all",
+};
+
+static bool held(enum hold hold, unsigned int i, unsigned int nr)
+{
+	switch (hold) {
+	case HOLD_NONE:
+		return false;
+	case HOLD_FIRST:
+		return i == 0;
+	case HOLD_LAST:
+		return i == nr - 1;
+	case HOLD_MIDDLE:
+		return i == nr / 2;
+	case HOLD_EVERY_OTHER:
+		return i % 2 == 0;
+	case HOLD_ALL:
+	default:
+		return true;
+	}
+}
+
+static u8 page_pattern(unsigned int i)
+{
+	return 0x5a ^ (i * 7);
+}
+
+/*
+ * Each page was released exactly once or, if held, not at all and still
+ * has its contents and one reference left. Returns the pages released.
+ */
+static unsigned int expect_released_once(struct kunit *test,
+					 struct page_events *ev,
+					 struct page **pages, unsigned int nr,
+					 enum hold hold)
+{
+	unsigned int i, released = 0;
+
+	for (i = 0; i < nr; i++) {
+		unsigned int frees = page_events_frees_of(test, ev,
+						page_to_pfn(pages[i]));
+
+		if (!held(hold, i, nr)) {
+			KUNIT_EXPECT_EQ_MSG(test, frees, 1, "page %u of %u",
+					    i, nr);
+			released += frees == 1;
+			continue;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, frees, 0, "held page %u freed", i);
+		KUNIT_EXPECT_EQ_MSG(test, page_count(pages[i]), 1,
+				    "held page %u", i);
+		KUNIT_EXPECT_NULL_MSG(test,
+				      memchr_inv(page_address(pages[i]),
+						 page_pattern(i), PAGE_SIZE),
+				      "held page %u lost its contents", i);
+	}
+	return released;
+}
+
+/* vfree() of n pages while a case holds some of them. */
+static const unsigned int vfree_sizes[] = { 1, 3, 16, 100, 256, 1024 };
+
+struct vfree_param {
+	unsigned int nr;
+	enum hold hold;
+};
+
+static struct vfree_param vfree_params[ARRAY_SIZE(vfree_sizes) * NR_HOLDS];
+
+static const void *vfree_gen_params(const void *prev, char *desc)
+{
+	const struct vfree_param *prev_param = prev;
+	size_t i = prev_param ? prev_param - vfree_params + 1 : 0;
+	struct vfree_param *p;
+
+	if (i >= ARRAY_SIZE(vfree_params))
+		return NULL;
+	p = &vfree_params[i];
+	p->nr = vfree_sizes[i / NR_HOLDS];
+	p->hold = i % NR_HOLDS;
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%u_pages_%s", p->nr,
+		 hold_names[p->hold]);
+	return p;
+}
+
+static void vfree_refcount_test(struct kunit *test)
+{
+	const struct vfree_param *p = test->param_value;
+	unsigned int i, nr_held = 0, released;
+	struct page_events *ev;
+	struct vm_struct *area;
+	struct page **pages;
+	void *addr;
+
+	addr = vmalloc(p->nr * PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, addr);
+	area = find_vm_area(addr);
+	KUNIT_ASSERT_NOT_NULL(test, area);
+	KUNIT_ASSERT_EQ(test, area->nr_pages, p->nr);
+	pages = kunit_kmalloc_array(test, p->nr, sizeof(*pages), GFP_KERNEL);
+	if (!pages)
+		vfree(addr);
+	KUNIT_ASSERT_NOT_NULL(test, pages);
+	memcpy(pages, area->pages, p->nr * sizeof(*pages));
+
+	for (i = 0; i < p->nr; i++) {
+		memset(addr + i * PAGE_SIZE, page_pattern(i), PAGE_SIZE);
+		if (held(p->hold, i, p->nr)) {
+			get_page(pages[i]);
+			nr_held++;
+		}
+	}
+
+	ev = page_events_start(test);
+	vfree(addr);
+	page_events_stop(ev);
+	released = expect_released_once(test, ev, pages, p->nr, p->hold);
+	KUNIT_EXPECT_EQ(test, released, p->nr - nr_held);
+
+	/* Dropping the last references frees the rest, once each. */
+	page_events_reset(ev);
+	for (i = 0; i < p->nr; i++) {
+		if (held(p->hold, i, p->nr))
+			put_page(pages[i]);
+	}
+	page_events_stop(ev);
+	for (i = 0; i < p->nr; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, page_events_frees_of(test, ev,
+					page_to_pfn(pages[i])),
+				    held(p->hold, i, p->nr) ? 1 : 0,
+				    "page %u after the put", i);
+	}
+	kunit_info(test, "%u pages, %u held: vfree released %u, the puts %u\n",
+		   p->nr, nr_held, released, nr_held);
+}
+
+/* The chunks free_pages_bulk() must use for the unheld runs of a range. */
+struct chunk {
+	unsigned long pfn;
+	unsigned int order;
+};
+
+static unsigned int expected_chunks(unsigned long pfn, unsigned long nr,
+				    struct chunk *out)
+{
+	unsigned int n = 0;
+
+	while (nr) {
+		unsigned int order = min_t(unsigned int, ilog2(nr),
+					   MAX_PAGE_ORDER);
+
+		if (pfn)
+			order = min_t(unsigned int, order, __ffs(pfn));
+		out[n++] = (struct chunk){ pfn, order };
+		pfn += 1UL << order;
+		nr -= 1UL << order;
+	}
+	return n;
+}
+
+/* An order-7 block split to 128 order-0 pages, freed by the case. */
+#define BLOCK_ORDER	7
+#define BLOCK_PAGES	(1U << BLOCK_ORDER)
+
+struct split_block {
+	unsigned long pfn;
+	bool freed[BLOCK_PAGES];
+};
+
+static void split_block_free(void *data)
+{
+	struct split_block *b = data;
+	unsigned int i;
+
+	for (i = 0; i < BLOCK_PAGES; i++) {
+		if (!b->freed[i])
+			__free_page(pfn_to_page(b->pfn + i));
+	}
+}
+
+static struct split_block *split_block_alloc(struct kunit *test)
+{
+	struct split_block *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	struct page *page;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	page = alloc_pages(GFP_KERNEL, BLOCK_ORDER);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	split_page(page, BLOCK_ORDER);
+	b->pfn = page_to_pfn(page);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+			split_block_free, b), 0);
+	return b;
+}
+
+static void expect_chunks(struct kunit *test, const struct page_events *ev,
+			  const struct chunk *want, unsigned int nr_want,
+			  const char *what)
+{
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ_MSG(test, ev->nr_frees, nr_want, "%s", what);
+	for (i = 0; i < nr_want; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, ev->frees[i].pfn, want[i].pfn,
+				    "%s, chunk %u", what, i);
+		KUNIT_EXPECT_EQ_MSG(test, ev->frees[i].order, want[i].order,
+				    "%s, chunk %u", what, i);
+	}
+}
+
+/*
+ * free_pages_bulk() is internal to mm/ and new in the series. On a tree
+ * without it, this stand-in is linked instead, and the cases that call it
+ * directly skip.
+ */
+void free_pages_bulk(struct page *page, unsigned long nr_pages);
+static bool free_pages_bulk_stand_in_called;
+
+void __weak free_pages_bulk(struct page *page, unsigned long nr_pages)
+{
+	WRITE_ONCE(free_pages_bulk_stand_in_called, true);
+}
+
+static void skip_without_free_pages_bulk(struct kunit *test)
+{
+	/* Dropping no reference at all is a no-op for the real one. */
+	free_pages_bulk(ZERO_PAGE(0), 0);
+	if (READ_ONCE(free_pages_bulk_stand_in_called))
+		kunit_skip(test, "the tree has no free_pages_bulk()");
+}
+
+/* Runs of every length 1..64 starting at several alignments. */
+static const unsigned int bulk_offsets[] = { 0, 1, 3, 8, 13, 64 };
+
+static void bulk_offset_desc(const unsigned int *offset, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "pfn_off_%u", *offset);
+}
+
+KUNIT_ARRAY_PARAM(bulk_offset, bulk_offsets, bulk_offset_desc);
+
+static void free_pages_bulk_chunks_test(struct kunit *test)
+{
+	unsigned int offset = *(const unsigned int *)test->param_value;
+	struct page_events *ev;
+	unsigned int nr, i;
+	struct chunk *want;
+
+	skip_without_free_pages_bulk(test);
+	want = kunit_kcalloc(test, BLOCK_PAGES, sizeof(*want), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	ev = page_events_start(test);
+	for (nr = 1; nr <= 64; nr++) {
+		struct split_block *b = split_block_alloc(test);
+		unsigned long start = b->pfn + offset;
+		char what[32];
+
+		snprintf(what, sizeof(what), "run of %u", nr);
+		page_events_reset(ev);
+		free_pages_bulk(pfn_to_page(start), nr);
+		page_events_stop(ev);
+		for (i = 0; i < nr; i++)
+			b->freed[offset + i] = true;
+		expect_chunks(test, ev, want, expected_chunks(start, nr, want),
+			      what);
+	}
+}
+
+/* A 64-page run with held pages: they split it and survive. */
+static const enum hold bulk_holds[] = { HOLD_FIRST, HOLD_LAST, HOLD_MIDDLE,
+					HOLD_EVERY_OTHER, HOLD_ALL };
+
+static void bulk_hold_desc(const enum hold *hold, char *desc)
+{
+	strscpy(desc, hold_names[*hold], KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(bulk_hold, bulk_holds, bulk_hold_desc);
+
+static void free_pages_bulk_held_test(struct kunit *test)
+{
+	enum hold hold = *(const enum hold *)test->param_value;
+	const unsigned int nr = 64;
+	unsigned int nr_want = 0, i, run = 0, released;
+	struct split_block *b;
+	struct page_events *ev;
+	struct page **pages;
+	struct chunk *want;
+
+	skip_without_free_pages_bulk(test);
+	want = kunit_kcalloc(test, BLOCK_PAGES, sizeof(*want), GFP_KERNEL);
+	pages = kunit_kcalloc(test, nr, sizeof(*pages), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	KUNIT_ASSERT_NOT_NULL(test, pages);
+	b = split_block_alloc(test);
+	for (i = 0; i < nr; i++) {
+		pages[i] = pfn_to_page(b->pfn + i);
+		memset(page_address(pages[i]), page_pattern(i), PAGE_SIZE);
+	}
+	/* The unheld runs, each cut in chunks by alignment. */
+	for (i = 0; i <= nr; i++) {
+		if (i < nr && !held(hold, i, nr))
+			continue;
+		nr_want += expected_chunks(b->pfn + run, i - run,
+					   want + nr_want);
+		run = i + 1;
+	}
+	for (i = 0; i < nr; i++) {
+		if (held(hold, i, nr))
+			get_page(pages[i]);
+	}
+
+	ev = page_events_start(test);
+	free_pages_bulk(pages[0], nr);
+	page_events_stop(ev);
+	for (i = 0; i < nr; i++)
+		b->freed[i] = !held(hold, i, nr);
+	expect_chunks(test, ev, want, nr_want, hold_names[hold]);
+	released = expect_released_once(test, ev, pages, nr, hold);
+
+	page_events_reset(ev);
+	for (i = 0; i < nr; i++) {
+		if (held(hold, i, nr)) {
+			put_page(pages[i]);
+			b->freed[i] = true;
+		}
+	}
+	page_events_stop(ev);
+	for (i = 0; i < nr; i++)
+		KUNIT_EXPECT_EQ(test, page_events_frees_of(test, ev,
+					b->pfn + i), held(hold, i, nr) ? 1 : 0);
+	kunit_info(test, "%s: free_pages_bulk released %u of %u\n",
+		   hold_names[hold], released, nr);
+}
+
+static struct kunit_case vmalloc_bulk_free_cases[] = {
+	KUNIT_CASE_PARAM(vfree_refcount_test, vfree_gen_params),
+	KUNIT_CASE_PARAM(free_pages_bulk_chunks_test, bulk_offset_gen_params),
+	KUNIT_CASE_PARAM(free_pages_bulk_held_test, bulk_hold_gen_params),
+	{}
+};
+
+static struct kunit_suite vmalloc_bulk_free_suite = {
+	.name = "vmalloc_bulk_free",
+	.test_cases = vmalloc_bulk_free_cases,
+};
+
+/*
+ * vmalloc() of each size takes its pages in blocks of order
+ * min(MAX_PAGE_ORDER, ilog2(remaining)), down to order 1, each split to
+ * order 0: 40K is an order-3 and an order-1 block.
+ */
+struct large_size {
+	const char *desc;
+	unsigned long size;
+};
+
+static const struct large_size large_sizes[] = {
+	{ "40K", SZ_32K + SZ_8K },
+	{ "64K", SZ_64K },
+	{ "1M", SZ_1M },
+	{ "4M", SZ_4M },
+};
+
+static void large_size_desc(const struct large_size *s, char *desc)
+{
+	strscpy(desc, s->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(large_size, large_sizes, large_size_desc);
+
+static struct vm_struct *vmalloc_area(struct kunit *test, unsigned long size,
+				      gfp_t gfp)
+{
+	struct vm_struct *area = kunit_vm_area(test, __vmalloc(size, gfp));
+
+	KUNIT_ASSERT_EQ(test, area->nr_pages, size >> PAGE_SHIFT);
+	return area;
+}
+
+/* Every page is an independent order-0 page of refcount 1. */
+static void expect_order0_pages(struct kunit *test, struct vm_struct *area)
+{
+	unsigned int i;
+
+	for (i = 0; i < area->nr_pages; i++) {
+		struct page *page = area->pages[i];
+
+		KUNIT_ASSERT_EQ_MSG(test, page_count(page), 1, "page %u", i);
+		KUNIT_ASSERT_FALSE_MSG(test, PageCompound(page), "page %u", i);
+	}
+}
+
+static void large_order_blocks_test(struct kunit *test)
+{
+	const struct large_size *s = test->param_value;
+	struct page_events *ev = page_events_start(test);
+	struct vm_struct *area = vmalloc_area(test, s->size, GFP_KERNEL);
+	unsigned int i = 0, j;
+
+	page_events_stop(ev);
+	expect_order0_pages(test, area);
+	while (i < area->nr_pages) {
+		unsigned int order = min_t(unsigned int, MAX_PAGE_ORDER,
+					   ilog2(area->nr_pages - i));
+		unsigned long pfn = page_to_pfn(area->pages[i]);
+		const struct page_event *alloc;
+
+		if (!order)
+			break;
+		KUNIT_EXPECT_TRUE_MSG(test, IS_ALIGNED(pfn, 1UL << order),
+				      "block at page %u: pfn %#lx, order %u",
+				      i, pfn, order);
+		for (j = 1; j < (1U << order); j++) {
+			KUNIT_ASSERT_EQ_MSG(test,
+					    page_to_pfn(area->pages[i + j]),
+					    pfn + j, "block at page %u", i);
+		}
+		alloc = page_events_alloc_at(ev, pfn);
+		KUNIT_ASSERT_NOT_NULL_MSG(test, alloc,
+					  "no allocation of order %u at page %u",
+					  order, i);
+		KUNIT_EXPECT_EQ(test, alloc->order, order);
+		i += 1U << order;
+	}
+}
+
+/*
+ * The large blocks are only tried: no direct reclaim, no __GFP_NOFAIL (not
+ * even when the caller passes it), no __GFP_COMP, no warning.
+ */
+static void large_order_gfp_test(struct kunit *test)
+{
+	struct page_events *ev = page_events_start(test);
+	unsigned int i, large = 0;
+
+	vmalloc_area(test, SZ_1M, GFP_KERNEL | __GFP_NOFAIL);
+	page_events_stop(ev);
+	KUNIT_ASSERT_LE(test, ev->nr_allocs, PAGE_EVENTS_MAX);
+	for (i = 0; i < ev->nr_allocs; i++) {
+		gfp_t gfp = ev->allocs[i].gfp;
+
+		/* The page array and page tables are not vmalloc's pages. */
+		if (ev->allocs[i].order < 4)
+			continue;
+		large++;
+		KUNIT_EXPECT_FALSE(test, gfp & __GFP_DIRECT_RECLAIM);
+		KUNIT_EXPECT_FALSE(test, gfp & __GFP_NOFAIL);
+		KUNIT_EXPECT_FALSE(test, gfp & __GFP_COMP);
+		KUNIT_EXPECT_TRUE(test, gfp & __GFP_NOWARN);
+	}
+	KUNIT_EXPECT_GT_MSG(test, large, 0, "no large-order allocation");
+}
+
+/* __GFP_NOFAIL callers still get every page, order 0, refcount 1. */
+static void nofail_test(struct kunit *test)
+{
+	expect_order0_pages(test, vmalloc_area(test, SZ_1M,
+					       GFP_KERNEL | __GFP_NOFAIL));
+}
+
+static struct kunit_case vmalloc_large_order_cases[] = {
+	KUNIT_CASE_PARAM(large_order_blocks_test, large_size_gen_params),
+	KUNIT_CASE(large_order_gfp_test),
+	KUNIT_CASE(nofail_test),
+	{}
+};
+
+static struct kunit_suite vmalloc_large_order_suite = {
+	.name = "vmalloc_large_order",
+	.test_cases = vmalloc_large_order_cases,
+};
+
+/* A 4 MiB area: its 8K page array need not be a vmalloc area itself. */
+static void page_array_not_vmalloc_test(struct kunit *test)
+{
+	struct vm_struct *area = vmalloc_area(test, SZ_4M, GFP_KERNEL);
+
+	KUNIT_EXPECT_FALSE(test, is_vmalloc_addr(area->pages));
+}
+
+/* Either way, exactly 1024 pages, each mapped where the array says. */
+static void page_array_maps_every_page_test(struct kunit *test)
+{
+	struct vm_struct *area = vmalloc_area(test, SZ_4M, GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_EXPECT_EQ(test, area->nr_pages, SZ_4M / PAGE_SIZE);
+	for (i = 0; i < area->nr_pages; i++)
+		KUNIT_ASSERT_PTR_EQ_MSG(test,
+				vmalloc_to_page(area->addr + i * PAGE_SIZE),
+				area->pages[i], "page %u", i);
+}
+
+static struct kunit_case vmalloc_page_array_cases[] = {
+	KUNIT_CASE(page_array_not_vmalloc_test),
+	KUNIT_CASE(page_array_maps_every_page_test),
+	{}
+};
+
+static struct kunit_suite vmalloc_page_array_suite = {
+	.name = "vmalloc_page_array",
+	.test_cases = vmalloc_page_array_cases,
+};
+
+kunit_test_suites(&vmalloc_bulk_free_suite, &vmalloc_large_order_suite,
+		  &vmalloc_page_array_suite);
+
+MODULE_DESCRIPTION("KUnit tests for how vmalloc gets and returns its pages");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The series' in-kernel benchmark harness: each case runs a body of work a
+ * number of loops per sample, after a warm-up, and prints one KTAP
+ * diagnostic line per sample with the raw value, for the host to compute
+ * statistics from; nothing is aggregated in the kernel.
+ *
+ *   # <case>: mm_bench suite=<s> bench=<b> <k=v params> loops=<l> sample=<i> value=<v> unit=<u>
+ *
+ * The profile (boot parameter mm_series_bench.profile=smoke|quick|full)
+ * scales loop counts: full is the seeds' count, quick a fraction of it
+ * that keeps a run short, smoke a handful of loops that only prove the
+ * case runs.
+ */
+#ifndef _MM_SERIES_BENCH_H
+#define _MM_SERIES_BENCH_H
+
+#include <kunit/test.h>
+
+/* Does @loops loops of a case's work; 0 or a negative error. */
+typedef int (*mm_bench_fn)(void *arg, unsigned int loops);
+
+struct mm_bench {
+	const char *suite;	/* e.g. "vmalloc" */
+	const char *name;	/* e.g. "fix_size_alloc_test" */
+	char params[64];	/* e.g. "p=1 h=0" */
+	unsigned int full_loops;	/* the seeds' loop count */
+};
+
+/* Loops for the current profile, from the seeds' count. */
+unsigned int mm_bench_loops(unsigned int full_loops);
+
+/* Warm up, then time mm_bench_samples() samples of @fn; fails on error. */
+void mm_bench_time(struct kunit *test, const struct mm_bench *b,
+		   mm_bench_fn fn, void *arg);
+
+/* Prints a count (not a time) as one sample, for structural benchmarks. */
+void mm_bench_count(struct kunit *test, const struct mm_bench *b,
+		    const char *unit, unsigned long value);
+
+#endif

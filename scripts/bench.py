@@ -1,0 +1,141 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Benchmark samples from the harness's KTAP lines, and the A/B table.
+
+The harness (lib/mm_bench.c) prints one line per sample:
+  # vmalloc_bench_test: mm_bench suite=vmalloc bench=fix_size_alloc_test p=1 h=0 loops=500 sample=0 value=123 unit=ns
+Samples of the same benchmark and parameters from every boot of a tree are
+pooled; the table compares base and patched the way the seeds do.
+"""
+
+import re
+from dataclasses import dataclass
+from typing import Dict, List, Sequence, Tuple
+
+import stats
+
+_SAMPLE = re.compile(r'mm_bench suite=(?P<suite>\S+) bench=(?P<bench>\S+)'
+                     r'(?P<params>(?: \w+=\S+)*?) loops=(?P<loops>\d+)'
+                     r' sample=(?P<sample>\d+) value=(?P<value>\d+)'
+                     r' unit=(?P<unit>\S+)')
+
+
+@dataclass(frozen=True, order=True)
+class Key:
+    suite: str
+    bench: str
+    params: str
+    unit: str
+
+    def label(self) -> str:
+        params = ', '.join(p.replace('=', ':') for p in self.params.split())
+        return f'{self.bench}: {params} ({self.unit})' if params else \
+            f'{self.bench} ({self.unit})'
+
+
+Samples = Dict[Key, List[float]]
+
+
+def parse(log: str) -> Samples:
+    samples: Samples = {}
+    for m in _SAMPLE.finditer(log):
+        key = Key(m.group('suite'), m.group('bench'),
+                  m.group('params').strip(), m.group('unit'))
+        samples.setdefault(key, []).append(float(m.group('value')))
+    return samples
+
+
+def merge(into: Samples, more: Samples) -> None:
+    for key, values in more.items():
+        into.setdefault(key, []).extend(values)
+
+
+@dataclass(frozen=True)
+class Row:
+    key: Key
+    comparison: stats.Comparison
+
+
+def compare(base: Samples, patched: Samples) -> List[Row]:
+    """One row per benchmark both trees ran with at least two samples."""
+    rows = []
+    for key in sorted(set(base) & set(patched)):
+        if len(base[key]) >= 2 and len(patched[key]) >= 2:
+            rows.append(Row(key, stats.compare(base[key], patched[key])))
+    return rows
+
+
+LEGEND = ('legend: values are times per sample, smaller is better; change is '
+          '(patched - base) / base;\n'
+          '  (I): improvement, (R): regression, where the 95% intervals of '
+          'the two means do not overlap;\n'
+          '  +-: half-width of the 95% Student-t interval, in % of the mean; '
+          'p: Welch\'s two-sided p-value')
+
+
+def render(rows: Sequence[Row], suite_title: Dict[str, str]) -> str:
+    width = max([40] + [len(r.key.label()) + 2 for r in rows])
+    head = (f'| {"Benchmark":<{width}} | {"base +-":>9} | '
+            f'{"patched +-":>10} | {"change":>12} | {"p":>7} |')
+    rule = '+' + '-' * (len(head) - 2) + '+'
+    lines = [rule, head, f'| {"  Result Class":<{width}} |' + ' ' * 11 +
+             '|' + ' ' * 12 + '|' + ' ' * 14 + '|' + ' ' * 9 + '|',
+             rule.replace('-', '=')]
+    suite = None
+    for r in rows:
+        if r.key.suite != suite:
+            suite = r.key.suite
+            title = suite_title.get(suite, suite)
+            lines.append(f'| {title:<{width}} |' + ' ' * 11 + '|' +
+                         ' ' * 12 + '|' + ' ' * 14 + '|' + ' ' * 9 + '|')
+        c = r.comparison
+        change = f'{c.mark} {c.change_pct:+.2f}%'.strip()
+        lines.append(
+            f'| {"  " + r.key.label():<{width}} | '
+            f'{pct(c.base.half_width, c.base.mean):>9} | '
+            f'{pct(c.patched.half_width, c.patched.mean):>10} | '
+            f'{change:>12} | {c.p_value:>7.3f} |')
+    lines.append(rule)
+    return '\n'.join(lines + [LEGEND])
+
+
+def pct(half_width: float, mean: float) -> str:
+    return f'{half_width / mean * 100:.2f}%' if mean else 'n/a'
+
+
+def marks(rows: Sequence[Row]) -> Tuple[int, int]:
+    """(improvements, regressions)."""
+    return (sum(r.comparison.mark == '(I)' for r in rows),
+            sum(r.comparison.mark == '(R)' for r in rows))
+
+
+def to_json(rows: Sequence[Row], meta: Dict[str, object]) -> Dict[str, object]:
+    return {'meta': meta, 'rows': [{
+        'suite': r.key.suite, 'bench': r.key.bench, 'params': r.key.params,
+        'unit': r.key.unit,
+        'base': {'n': r.comparison.base.n, 'mean': r.comparison.base.mean,
+                 'sd': r.comparison.base.sd,
+                 'half_width': r.comparison.base.half_width},
+        'patched': {'n': r.comparison.patched.n,
+                    'mean': r.comparison.patched.mean,
+                    'sd': r.comparison.patched.sd,
+                    'half_width': r.comparison.patched.half_width},
+        'change_pct': r.comparison.change_pct,
+        'p_value': r.comparison.p_value, 'mark': r.comparison.mark}
+        for r in rows]}
+
+
+CSV_HEADER = ('suite,bench,params,unit,base_n,base_mean,base_sd,base_hw,'
+              'patched_n,patched_mean,patched_sd,patched_hw,change_pct,'
+              'p_value,mark')
+
+
+def to_csv(rows: Sequence[Row]) -> str:
+    lines = [CSV_HEADER]
+    for r in rows:
+        b, p = r.comparison.base, r.comparison.patched
+        lines.append(','.join(str(v) for v in (
+            r.key.suite, r.key.bench, r.key.params, r.key.unit,
+            b.n, b.mean, b.sd, b.half_width, p.n, p.mean, p.sd,
+            p.half_width, r.comparison.change_pct, r.comparison.p_value,
+            r.comparison.mark)))
+    return '\n'.join(lines) + '\n'

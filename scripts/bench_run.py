@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The A/B benchmark driver: boots the bench kernel of base and patched
+alternately (A B A B ...), K boots each, and pools each tree's samples.
+
+The bench kernel is the main lane's kernel plus the harness (lib/); only
+the benchmark suites run in it. The first boot of a tree builds it; later
+boots only boot it again (kunit.py exec).
+"""
+
+import os
+import sys
+from pathlib import Path
+from typing import Dict, List, Sequence, Tuple
+
+import bench
+import kunit_run
+import project
+import results
+from project import SeriesError
+from trees import Tree
+
+LANE = 'bench'
+CONFIGS = (project.KUNITCONFIG, project.BENCH_DIR / 'bench.kunitconfig')
+SUITES = 'mm_bench*'
+PROFILES = ('smoke', 'quick', 'full')
+# Clocks: the guest's own clock as QEMU's TCG runs it (wall time of the
+# emulation), or QEMU counting instructions (-icount): deterministic, but a
+# count of guest instructions, blind to TLB and barrier cost either way.
+CLOCKS = {'host': (), 'icount': ('--qemu_args=-icount shift=0,sleep=off',)}
+CLOCK_NOTES = {
+    'host': 'guest time under TCG: real elapsed time, noisy on a shared '
+            'machine; TCG models neither TLB nor barrier cost',
+    'icount': 'QEMU counts guest instructions: deterministic, but shows '
+              'only instruction-count differences, no TLB, cache or '
+              'barrier cost'}
+
+
+def command(action: str, profile: str, clock: str, jobs: int) -> List[str]:
+    cmd = [sys.executable, 'tools/testing/kunit/kunit.py', action,
+           '--arch=arm64', f'--cross_compile={kunit_run.CROSS_COMPILE}',
+           f'--build_dir={kunit_run.build_dir_name(LANE)}',
+           f'--qemu_config={project.QEMU_CONFIG}',
+           f'--timeout={kunit_run.RUN_TIMEOUT_S}',
+           f'--kernel_args=mm_series_bench.profile={profile}',
+           *CLOCKS[clock]]
+    if action == 'run':
+        cmd += [*[f'--kunitconfig={k}' for k in CONFIGS], '--make_options',
+                f'CC=ccache {kunit_run.CROSS_COMPILE}gcc', f'--jobs={jobs}']
+    return cmd + [SUITES]
+
+
+def boot(tree: Tree, cache: Path, profile: str, clock: str, number: int,
+         build: bool) -> Tuple[Dict[str, str], str]:
+    """One boot: each benchmark case's outcome, and the console log."""
+    print(f'{tree.name} tree: bench boot {number} ({profile}, {clock} clock)'
+          f'{", building" if build else ""}', flush=True)
+    final = kunit_run.execute(
+        tree, f'bench boot {number}', f'bench-{tree.name}-{number}',
+        command('run' if build else 'exec', profile, clock,
+                os.cpu_count() or 1),
+        cache, kunit_run.build_dir_name(LANE))
+    log = (final / 'test.log').read_text(errors='replace')
+    return results.load(final / 'results.json'), log
+
+
+def ab(the_trees: Dict[str, Tree], cache: Path, profile: str, clock: str,
+       boots: int) -> Tuple[bench.Samples, bench.Samples]:
+    """K boots of each tree, alternating; every case must pass each time."""
+    if profile not in PROFILES:
+        raise SeriesError(f'unknown profile {profile!r} '
+                          f'(one of {", ".join(PROFILES)})')
+    if clock not in CLOCKS:
+        raise SeriesError(f'unknown clock {clock!r} '
+                          f'(one of {", ".join(CLOCKS)})')
+    pooled: Dict[str, bench.Samples] = {'base': {}, 'patched': {}}
+    for number in range(boots):
+        for name in ('base', 'patched'):
+            outcomes, log = boot(the_trees[name], cache, profile, clock,
+                                 number, build=number == 0)
+            failed = sorted(c for c, o in outcomes.items() if o != 'pass')
+            where = f'{name} tree, bench boot {number}'
+            if not outcomes:
+                raise SeriesError(f'{where}: no benchmark ran')
+            if failed:
+                raise SeriesError(f'{where}: {len(failed)} benchmark case(s) '
+                                  f'failed, first {failed[0]}')
+            bench.merge(pooled[name], bench.parse(log))
+    return pooled['base'], pooled['patched']
+
+
+def cases_ran(samples: Sequence[bench.Samples]) -> int:
+    return len(set().union(*samples))

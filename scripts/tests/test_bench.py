@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0
+import unittest
+
+import bench
+
+LOG = '''    # vmalloc_bench_test: mm_bench suite=vmalloc bench=fix_size_alloc_test p=1 h=0 loops=500 sample=0 value=1000 unit=ns
+    # vmalloc_bench_test: mm_bench suite=vmalloc bench=fix_size_alloc_test p=1 h=0 loops=500 sample=1 value=1010 unit=ns
+    # vmalloc_bench_test: mm_bench suite=vmalloc bench=fix_size_alloc_test p=1 h=1 loops=500 sample=0 value=2000 unit=ns
+    # x: mm_bench suite=vmalloc bench=pcpu_alloc_test loops=1 sample=0 value=7 unit=ns
+        ok 1 fix_size_alloc_test_p1_h0
+'''
+
+
+class ParseTest(unittest.TestCase):
+    def test_samples_by_benchmark(self) -> None:
+        got = bench.parse(LOG)
+        key = bench.Key('vmalloc', 'fix_size_alloc_test', 'p=1 h=0', 'ns')
+        self.assertEqual(got[key], [1000.0, 1010.0])
+        self.assertEqual(len(got), 3)
+        self.assertEqual(key.label(), 'fix_size_alloc_test: p:1, h:0 (ns)')
+        bare = bench.Key('vmalloc', 'pcpu_alloc_test', '', 'ns')
+        self.assertEqual(got[bare], [7.0])
+
+    def test_boots_pool(self) -> None:
+        pooled = bench.parse(LOG)
+        bench.merge(pooled, bench.parse(LOG))
+        key = bench.Key('vmalloc', 'fix_size_alloc_test', 'p=1 h=0', 'ns')
+        self.assertEqual(len(pooled[key]), 4)
+
+
+class TableTest(unittest.TestCase):
+    def test_rows_marks_and_shape(self) -> None:
+        key = bench.Key('vmalloc', 'fix_size_alloc_test', 'p=256 h=0', 'ns')
+        base = {key: [100.0, 101.0, 99.0, 100.0, 102.0]}
+        patched = {key: [67.0, 66.0, 68.0, 67.0, 66.5]}
+        rows = bench.compare(base, patched)
+        self.assertEqual(bench.marks(rows), (1, 0))
+        text = bench.render(rows, {'vmalloc': 'micromm/vmalloc'})
+        self.assertIn('micromm/vmalloc', text)
+        self.assertIn('fix_size_alloc_test: p:256, h:0 (ns)', text)
+        self.assertIn('(I) -33.', text)
+        self.assertIn('legend', text)
+
+    def test_single_samples_are_not_compared(self) -> None:
+        key = bench.Key('vmalloc', 'x', '', 'ns')
+        self.assertEqual(bench.compare({key: [1.0]}, {key: [2.0]}), [])
+
+
+
+class OutputTest(unittest.TestCase):
+    def test_json_and_csv_carry_every_row(self) -> None:
+        key = bench.Key('vmalloc', 'fix_size_alloc_test', 'p=1 h=0', 'ns')
+        rows = bench.compare({key: [10.0, 11.0, 12.0]},
+                             {key: [10.0, 10.5, 11.0]})
+        doc = bench.to_json(rows, {'profile': 'quick'})
+        self.assertEqual(doc['meta'], {'profile': 'quick'})
+        self.assertEqual(doc['rows'][0]['params'], 'p=1 h=0')
+        csv = bench.to_csv(rows).splitlines()
+        self.assertEqual(csv[0], bench.CSV_HEADER)
+        self.assertTrue(csv[1].startswith('vmalloc,fix_size_alloc_test,'
+                                          'p=1 h=0,ns,3,11.0,'))
+
+
+if __name__ == '__main__':
+    unittest.main()

@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: GPL-2.0
+import unittest
+from pathlib import Path
+from unittest import mock
+
+import bench
+import bench_run
+from project import SeriesError
+from trees import Tree
+
+SAMPLE = ('# t: mm_bench suite=vmalloc bench=fix_size_alloc_test p=1 h=0 '
+          'loops=5 sample=0 value={} unit=ns\n')
+
+
+class CommandTest(unittest.TestCase):
+    def test_first_boot_builds_the_bench_lane(self) -> None:
+        cmd = bench_run.command('run', 'quick', 'host', 2)
+        self.assertEqual(cmd[2], 'run')
+        self.assertIn('--build_dir=.kunit-bench', cmd)
+        self.assertTrue(any(a.endswith('bench.kunitconfig') for a in cmd))
+        self.assertIn('--kernel_args=mm_series_bench.profile=quick', cmd)
+        self.assertEqual(cmd[-1], 'mm_bench*')
+
+    def test_later_boots_only_boot(self) -> None:
+        cmd = bench_run.command('exec', 'full', 'icount', 2)
+        self.assertEqual(cmd[2], 'exec')
+        self.assertFalse(any(a.startswith('--kunitconfig') for a in cmd))
+        self.assertIn('--qemu_args=-icount shift=0,sleep=off', cmd)
+
+
+class AbTest(unittest.TestCase):
+    TREES = {'base': Tree('base', Path('/b')),
+             'patched': Tree('patched', Path('/p'))}
+
+    def test_alternates_and_pools(self) -> None:
+        calls = []
+
+        def boot(tree, cache, profile, clock, number, build):
+            calls.append((tree.name, number, build))
+            value = 100 if tree.name == 'base' else 70
+            return {'s.c': 'pass'}, SAMPLE.format(value + number)
+
+        with mock.patch.object(bench_run, 'boot', side_effect=boot):
+            base, patched = bench_run.ab(self.TREES, Path('/c'), 'quick',
+                                         'host', 2)
+        self.assertEqual(calls, [('base', 0, True), ('patched', 0, True),
+                                 ('base', 1, False), ('patched', 1, False)])
+        key = bench.Key('vmalloc', 'fix_size_alloc_test', 'p=1 h=0', 'ns')
+        self.assertEqual(base[key], [100.0, 101.0])
+        self.assertEqual(patched[key], [70.0, 71.0])
+
+    def test_a_failing_benchmark_stops_the_run(self) -> None:
+        with mock.patch.object(bench_run, 'boot',
+                               return_value=({'s.c': 'fail'}, '')):
+            with self.assertRaisesRegex(SeriesError, 'base tree, bench boot '
+                                        '0: 1 benchmark case.s. failed'):
+                bench_run.ab(self.TREES, Path('/c'), 'quick', 'host', 1)
+
+    def test_no_benchmark_is_an_error(self) -> None:
+        with mock.patch.object(bench_run, 'boot', return_value=({}, '')):
+            with self.assertRaisesRegex(SeriesError, 'no benchmark ran'):
+                bench_run.ab(self.TREES, Path('/c'), 'quick', 'host', 1)
+
+    def test_unknown_profile_or_clock(self) -> None:
+        with self.assertRaisesRegex(SeriesError, 'unknown profile'):
+            bench_run.ab(self.TREES, Path('/c'), 'huge', 'host', 1)
+        with self.assertRaisesRegex(SeriesError, 'unknown clock'):
+            bench_run.ab(self.TREES, Path('/c'), 'quick', 'sundial', 1)
+
+
+if __name__ == '__main__':
+    unittest.main()
