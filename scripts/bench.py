@@ -55,10 +55,19 @@ class Row:
     comparison: stats.Comparison
 
 
+def _natural(key: Key) -> Tuple[object, ...]:
+    """Suite, benchmark, then parameters with numbers compared as numbers,
+    so that p:2 comes before p:16, as in the seeds' tables."""
+    params = tuple((name, int(value) if value.isdigit() else 0, value)
+                   for name, _, value in
+                   (p.partition('=') for p in key.params.split()))
+    return (key.suite, key.bench, params, key.unit)
+
+
 def compare(base: Samples, patched: Samples) -> List[Row]:
     """One row per benchmark both trees ran with at least two samples."""
     rows = []
-    for key in sorted(set(base) & set(patched)):
+    for key in sorted(set(base) & set(patched), key=_natural):
         if len(base[key]) >= 2 and len(patched[key]) >= 2:
             rows.append(Row(key, stats.compare(base[key], patched[key])))
     return rows

@@ -46,6 +46,14 @@ class TableTest(unittest.TestCase):
         self.assertEqual(bench.compare({key: [1.0]}, {key: [2.0]}), [])
 
 
+    def test_rows_sort_numbers_as_numbers(self) -> None:
+        keys = [bench.Key('vmalloc', 'fix_size_alloc_test', f'p={p} h={h}',
+                          'ns') for p in (16, 2, 128) for h in (1, 0)]
+        samples = {k: [1.0, 2.0] for k in keys}
+        got = [r.key.params for r in bench.compare(samples, samples)]
+        self.assertEqual(got, ['p=2 h=0', 'p=2 h=1', 'p=16 h=0', 'p=16 h=1',
+                               'p=128 h=0', 'p=128 h=1'])
+
 
 class OutputTest(unittest.TestCase):
     def test_json_and_csv_carry_every_row(self) -> None:
