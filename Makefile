@@ -7,7 +7,7 @@
 PYTHON ?= python3
 TOOL := $(PYTHON) scripts/mmseries.py
 PROFILE ?= quick
-BOOTS ?= 3
+BOOTS ?= 4
 CLOCK ?= host
 
 .PHONY: report test verify unit trees deps bench clean

@@ -3,8 +3,9 @@
 
 The harness (lib/mm_bench.c) prints one line per sample:
   # vmalloc_bench_test: mm_bench suite=vmalloc bench=fix_size_alloc_test p=1 h=0 loops=500 sample=0 value=123 unit=ns
-Samples of the same benchmark and parameters from every boot of a tree are
-pooled; the table compares base and patched the way the seeds do.
+Each boot's samples of a benchmark are reduced to their mean, one
+observation per boot; the table compares base and patched the way the seeds
+do, over those observations.
 """
 
 import re
@@ -44,6 +45,11 @@ def parse(log: str) -> Samples:
     return samples
 
 
+def per_boot(samples: Samples) -> Samples:
+    """One observation per benchmark: the mean of one boot's samples."""
+    return {key: [stats.mean(values)] for key, values in samples.items()}
+
+
 def merge(into: Samples, more: Samples) -> None:
     for key, values in more.items():
         into.setdefault(key, []).extend(values)
@@ -73,8 +79,8 @@ def compare(base: Samples, patched: Samples) -> List[Row]:
     return rows
 
 
-LEGEND = ('legend: values are times per sample, smaller is better; change is '
-          '(patched - base) / base;\n'
+LEGEND = ('legend: one observation per boot (the mean of its samples), a '
+          'time: smaller is better;\n  change is (patched - base) / base;\n'
           '  (I): improvement, (R): regression, where the 95% intervals of '
           'the two means do not overlap;\n'
           '  +-: half-width of the 95% Student-t interval, in % of the mean; '

@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """The A/B benchmark driver: boots the bench kernel of base and patched
-alternately (A B A B ...), K boots each, and pools each tree's samples.
+alternately (A B A B ...), K boots each. The samples of one boot are not
+independent of each other (the boot's placement, the host's load at the
+time), so each boot contributes one observation per case, the mean of its
+samples, as each of the seeds' ten loads did.
 
 The bench kernel is the main lane's kernel plus the harness (lib/); only
 the benchmark suites run in it. The first boot of a tree builds it; later
@@ -84,7 +87,7 @@ def ab(the_trees: Dict[str, Tree], cache: Path, profile: str, clock: str,
             if failed:
                 raise SeriesError(f'{where}: {len(failed)} benchmark case(s) '
                                   f'failed, first {failed[0]}')
-            bench.merge(pooled[name], bench.parse(log))
+            bench.merge(pooled[name], bench.per_boot(bench.parse(log)))
     return pooled['base'], pooled['patched']
 
 

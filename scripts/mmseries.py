@@ -137,7 +137,7 @@ def cmd_bench_args(argv: List[str]) -> int:
     parser = argparse.ArgumentParser(prog='mmseries.py bench')
     parser.add_argument('--profile', default='quick',
                         choices=bench_run.PROFILES)
-    parser.add_argument('--boots', type=int, default=3)
+    parser.add_argument('--boots', type=int, default=4)
     parser.add_argument('--clock', default='host',
                         choices=sorted(bench_run.CLOCKS))
     args = parser.parse_args(argv)
@@ -172,7 +172,7 @@ def cmd_report() -> int:
     print(f'series: {len(the_series.seams)} seam patch(es), '
           f'{len(the_series.changes)} change(s)')
     _, bad = run_verify()
-    run_bench('quick', 3, 'host')
+    run_bench('quick', 4, 'host')
     return 1 if bad else 0
 
 

@@ -21,6 +21,10 @@ class ParseTest(unittest.TestCase):
         bare = bench.Key('vmalloc', 'pcpu_alloc_test', '', 'ns')
         self.assertEqual(got[bare], [7.0])
 
+    def test_a_boot_is_one_observation(self) -> None:
+        key = bench.Key('vmalloc', 'fix_size_alloc_test', 'p=1 h=0', 'ns')
+        self.assertEqual(bench.per_boot(bench.parse(LOG))[key], [1005.0])
+
     def test_boots_pool(self) -> None:
         pooled = bench.parse(LOG)
         bench.merge(pooled, bench.parse(LOG))

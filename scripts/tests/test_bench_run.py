@@ -38,7 +38,9 @@ class AbTest(unittest.TestCase):
         def boot(tree, cache, profile, clock, number, build):
             calls.append((tree.name, number, build))
             value = 100 if tree.name == 'base' else 70
-            return {'s.c': 'pass'}, SAMPLE.format(value + number)
+            # Two samples a boot: the boot counts once, with their mean.
+            return {'s.c': 'pass'}, (SAMPLE.format(value + number) +
+                                     SAMPLE.format(value + number + 2))
 
         with mock.patch.object(bench_run, 'boot', side_effect=boot):
             base, patched = bench_run.ab(self.TREES, Path('/c'), 'quick',
@@ -46,8 +48,8 @@ class AbTest(unittest.TestCase):
         self.assertEqual(calls, [('base', 0, True), ('patched', 0, True),
                                  ('base', 1, False), ('patched', 1, False)])
         key = bench.Key('vmalloc', 'fix_size_alloc_test', 'p=1 h=0', 'ns')
-        self.assertEqual(base[key], [100.0, 101.0])
-        self.assertEqual(patched[key], [70.0, 71.0])
+        self.assertEqual(base[key], [101.0, 102.0])
+        self.assertEqual(patched[key], [71.0, 72.0])
 
     def test_a_failing_benchmark_stops_the_run(self) -> None:
         with mock.patch.object(bench_run, 'boot',
