@@ -87,28 +87,31 @@ LEGEND = ('legend: one observation per boot (the mean of its samples), a '
           'p: Welch\'s two-sided p-value')
 
 
+# Column widths of the numeric cells: base +-, patched +-, change, p.
+_WIDTHS = (9, 10, 12, 7)
+
+
+def _line(label: str, width: int, cells: Sequence[str] = ('',) * 4) -> str:
+    return f'| {label:<{width}} | ' + ' | '.join(
+        f'{c:>{w}}' for c, w in zip(cells, _WIDTHS)) + ' |'
+
+
 def render(rows: Sequence[Row], suite_title: Dict[str, str]) -> str:
     width = max([40] + [len(r.key.label()) + 2 for r in rows])
-    head = (f'| {"Benchmark":<{width}} | {"base +-":>9} | '
-            f'{"patched +-":>10} | {"change":>12} | {"p":>7} |')
+    head = _line('Benchmark', width, ('base +-', 'patched +-', 'change', 'p'))
     rule = '+' + '-' * (len(head) - 2) + '+'
-    lines = [rule, head, f'| {"  Result Class":<{width}} |' + ' ' * 11 +
-             '|' + ' ' * 12 + '|' + ' ' * 14 + '|' + ' ' * 9 + '|',
+    lines = [rule, head, _line('  Result Class', width),
              rule.replace('-', '=')]
     suite = None
     for r in rows:
         if r.key.suite != suite:
             suite = r.key.suite
-            title = suite_title.get(suite, suite)
-            lines.append(f'| {title:<{width}} |' + ' ' * 11 + '|' +
-                         ' ' * 12 + '|' + ' ' * 14 + '|' + ' ' * 9 + '|')
+            lines.append(_line(suite_title.get(suite, suite), width))
         c = r.comparison
-        change = f'{c.mark} {c.change_pct:+.2f}%'.strip()
-        lines.append(
-            f'| {"  " + r.key.label():<{width}} | '
-            f'{pct(c.base.half_width, c.base.mean):>9} | '
-            f'{pct(c.patched.half_width, c.patched.mean):>10} | '
-            f'{change:>12} | {c.p_value:>7.3f} |')
+        lines.append(_line('  ' + r.key.label(), width, (
+            pct(c.base.half_width, c.base.mean),
+            pct(c.patched.half_width, c.patched.mean),
+            f'{c.mark} {c.change_pct:+.2f}%'.strip(), f'{c.p_value:.3f}')))
     lines.append(rule)
     return '\n'.join(lines + [LEGEND])
 

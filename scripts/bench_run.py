@@ -11,7 +11,6 @@ boots only boot it again (kunit.py exec).
 """
 
 import os
-import sys
 from pathlib import Path
 from typing import Dict, List, Sequence, Tuple
 
@@ -39,17 +38,10 @@ CLOCK_NOTES = {
 
 
 def command(action: str, profile: str, clock: str, jobs: int) -> List[str]:
-    cmd = [sys.executable, 'tools/testing/kunit/kunit.py', action,
-           '--arch=arm64', f'--cross_compile={kunit_run.CROSS_COMPILE}',
-           f'--build_dir={kunit_run.build_dir_name(LANE)}',
-           f'--qemu_config={project.QEMU_CONFIG}',
-           f'--timeout={kunit_run.RUN_TIMEOUT_S}',
-           f'--kernel_args=mm_series_bench.profile={profile}',
-           *CLOCKS[clock]]
-    if action == 'run':
-        cmd += [*[f'--kunitconfig={k}' for k in CONFIGS], '--make_options',
-                f'CC=ccache {kunit_run.CROSS_COMPILE}gcc', f'--jobs={jobs}']
-    return cmd + [SUITES]
+    return [*kunit_run.tool_command(action, kunit_run.build_dir_name(LANE),
+                                    CONFIGS, jobs),
+            f'--kernel_args=mm_series_bench.profile={profile}',
+            *CLOCKS[clock], SUITES]
 
 
 def boot(tree: Tree, cache: Path, profile: str, clock: str, number: int,

@@ -34,14 +34,24 @@ def build_dir_name(lane: str) -> str:
     return f'.kunit-{lane}'
 
 
+def tool_command(action: str, build_dir: str, configs: Sequence[Path],
+                 jobs: int) -> List[str]:
+    """The tree's kunit.py for arm64 QEMU; "run" builds first (with the
+    config fragments, through ccache), "exec" only boots what is built."""
+    cmd = [sys.executable, 'tools/testing/kunit/kunit.py', action,
+           '--arch=arm64', f'--cross_compile={CROSS_COMPILE}',
+           f'--build_dir={build_dir}',
+           f'--qemu_config={project.QEMU_CONFIG}',
+           f'--timeout={RUN_TIMEOUT_S}']
+    if action == 'run':
+        cmd += [*[f'--kunitconfig={k}' for k in configs],
+                '--make_options', f'CC=ccache {CROSS_COMPILE}gcc',
+                f'--jobs={jobs}']
+    return cmd
+
+
 def kunit_command(lane: str, jobs: int) -> List[str]:
-    return [sys.executable, 'tools/testing/kunit/kunit.py', 'run',
-            '--arch=arm64', f'--cross_compile={CROSS_COMPILE}',
-            f'--build_dir={build_dir_name(lane)}',
-            *[f'--kunitconfig={k}' for k in LANES[lane]],
-            f'--qemu_config={project.QEMU_CONFIG}',
-            '--make_options', f'CC=ccache {CROSS_COMPILE}gcc',
-            f'--jobs={jobs}', f'--timeout={RUN_TIMEOUT_S}']
+    return tool_command('run', build_dir_name(lane), LANES[lane], jobs)
 
 
 def build_env(cache: Path) -> Dict[str, str]:
