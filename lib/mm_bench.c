@@ -27,14 +27,14 @@ unsigned int mm_bench_loops(unsigned int full_loops)
 	return max(full_loops / 100, min(full_loops, 10U));
 }
 
-static unsigned int mm_bench_samples(void)
+unsigned int mm_bench_nr_samples(void)
 {
 	return strcmp(profile, "smoke") ? max(samples, 1U) : 1;
 }
 
-static void mm_bench_print(struct kunit *test, const struct mm_bench *b,
-			   unsigned int loops, int sample, const char *unit,
-			   u64 value)
+void mm_bench_report(struct kunit *test, const struct mm_bench *b,
+		     unsigned int loops, int sample, const char *unit,
+		     u64 value)
 {
 	kunit_info(test, "mm_bench suite=%s bench=%s %s loops=%u sample=%d value=%llu unit=%s\n",
 		   b->suite, b->name, b->params, loops, sample, value, unit);
@@ -44,7 +44,7 @@ void mm_bench_time(struct kunit *test, const struct mm_bench *b,
 		   mm_bench_fn fn, void *arg)
 {
 	unsigned int loops = mm_bench_loops(b->full_loops);
-	unsigned int i, n = mm_bench_samples();
+	unsigned int i, n = mm_bench_nr_samples();
 	u64 start;
 	int ret;
 
@@ -55,7 +55,7 @@ void mm_bench_time(struct kunit *test, const struct mm_bench *b,
 	for (i = 0; i < n; i++) {
 		start = ktime_get_ns();
 		ret = fn(arg, loops);
-		mm_bench_print(test, b, loops, i, "ns",
+		mm_bench_report(test, b, loops, i, "ns",
 			       ktime_get_ns() - start);
 		KUNIT_ASSERT_EQ_MSG(test, ret, 0, "%s %s: sample %u failed",
 				    b->name, b->params, i);
@@ -66,5 +66,5 @@ void mm_bench_time(struct kunit *test, const struct mm_bench *b,
 void mm_bench_count(struct kunit *test, const struct mm_bench *b,
 		    const char *unit, unsigned long value)
 {
-	mm_bench_print(test, b, 1, 0, unit, value);
+	mm_bench_report(test, b, 1, 0, unit, value);
 }

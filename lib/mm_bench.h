@@ -30,7 +30,18 @@ struct mm_bench {
 /* Loops for the current profile, from the seeds' count. */
 unsigned int mm_bench_loops(unsigned int full_loops);
 
-/* Warm up, then time mm_bench_samples() samples of @fn; fails on error. */
+/* Timed samples per case and boot in the current profile. */
+unsigned int mm_bench_nr_samples(void);
+
+/* Prints one sample; for cases that time their work themselves. */
+void mm_bench_report(struct kunit *test, const struct mm_bench *b,
+		     unsigned int loops, int sample, const char *unit,
+		     u64 value);
+
+/*
+ * Warm up, then time mm_bench_nr_samples() samples of @fn.
+ * Fails the case if @fn fails.
+ */
 void mm_bench_time(struct kunit *test, const struct mm_bench *b,
 		   mm_bench_fn fn, void *arg);
 

@@ -111,9 +111,75 @@ def render(rows: Sequence[Row], suite_title: Dict[str, str]) -> str:
         lines.append(_line('  ' + r.key.label(), width, (
             pct(c.base.half_width, c.base.mean),
             pct(c.patched.half_width, c.patched.mean),
-            f'{c.mark} {c.change_pct:+.2f}%'.strip(), f'{c.p_value:.3f}')))
+            change_cell(c), f'{c.p_value:.3f}')))
     lines.append(rule)
     return '\n'.join(lines + [LEGEND])
+
+
+# Units of time; any other unit is an exact count (lib/structural_bench.c).
+TIME_UNITS = ('ns', 'us')
+
+
+def split_counts(rows: Sequence[Row]) -> Tuple[List[Row], List[Row]]:
+    """(timed rows, count rows)."""
+    return ([r for r in rows if r.key.unit in TIME_UNITS],
+            [r for r in rows if r.key.unit not in TIME_UNITS])
+
+
+def _value(values: Sequence[float]) -> str:
+    lo, hi = min(values), max(values)
+    return f'{lo:g}' if lo == hi else f'{lo:g}..{hi:g}'
+
+
+def render_counts(rows: Sequence[Row], base: Samples,
+                  patched: Samples) -> str:
+    """Exact counts, base against patched; a range where boots differ."""
+    lines = ['| Count | base | patched | change |']
+    for r in rows:
+        lines.append(f'| {r.key.bench}: {r.key.params} ({r.key.unit}) | '
+                     f'{_value(base[r.key])} | {_value(patched[r.key])} | '
+                     f'{r.comparison.change_pct:+.2f}% |')
+    return '\n'.join(lines)
+
+
+@dataclass(frozen=True)
+class Agreement:
+    label: str
+    ours: stats.Comparison
+    reference: stats.Comparison
+
+    @property
+    def same_direction(self) -> bool:
+        return (self.ours.change_pct > 0) == (self.reference.change_pct > 0)
+
+
+def agreement(ours: Sequence[Row], reference: Sequence[Row]
+              ) -> List[Agreement]:
+    """The rows both ran: same benchmark and parameters, any unit."""
+    mine = {(r.key.bench, r.key.params): r for r in ours}
+    return [Agreement(r.key.label().rsplit(' (', 1)[0],
+                      mine[(r.key.bench, r.key.params)].comparison,
+                      r.comparison)
+            for r in reference if (r.key.bench, r.key.params) in mine]
+
+
+def render_agreement(rows: Sequence[Agreement]) -> str:
+    lines = ['| Shared case | harness | test_vmalloc | direction |']
+    for a in rows:
+        lines.append(
+            f'| {a.label} | {change_cell(a.ours)} | '
+            f'{change_cell(a.reference)} | '
+            f'{"same" if a.same_direction else "opposite"} |')
+    both = [a for a in rows if a.ours.mark and a.reference.mark]
+    lines.append(
+        f'direction: the same in {sum(a.same_direction for a in rows)} of '
+        f'{len(rows)} shared cases; of the {len(both)} marked (I) or (R) by '
+        f'both, {sum(a.same_direction for a in both)} agree')
+    return '\n'.join(lines)
+
+
+def change_cell(c: stats.Comparison) -> str:
+    return f'{c.mark} {c.change_pct:+.2f}%'.strip()
 
 
 def pct(half_width: float, mean: float) -> str:
@@ -138,13 +204,14 @@ def to_json(rows: Sequence[Row], meta: Dict[str, object]) -> Dict[str, object]:
                     'sd': r.comparison.patched.sd,
                     'half_width': r.comparison.patched.half_width},
         'change_pct': r.comparison.change_pct,
+        'change_hw_pct': r.comparison.change_hw_pct,
         'p_value': r.comparison.p_value, 'mark': r.comparison.mark}
         for r in rows]}
 
 
 CSV_HEADER = ('suite,bench,params,unit,base_n,base_mean,base_sd,base_hw,'
               'patched_n,patched_mean,patched_sd,patched_hw,change_pct,'
-              'p_value,mark')
+              'change_hw_pct,p_value,mark')
 
 
 def to_csv(rows: Sequence[Row]) -> str:
@@ -154,6 +221,7 @@ def to_csv(rows: Sequence[Row]) -> str:
         lines.append(','.join(str(v) for v in (
             r.key.suite, r.key.bench, r.key.params, r.key.unit,
             b.n, b.mean, b.sd, b.half_width, p.n, p.mean, p.sd,
-            p.half_width, r.comparison.change_pct, r.comparison.p_value,
+            p.half_width, r.comparison.change_pct,
+            r.comparison.change_hw_pct, r.comparison.p_value,
             r.comparison.mark)))
     return '\n'.join(lines) + '\n'

@@ -28,7 +28,8 @@ PROFILES = ('smoke', 'quick', 'full')
 # Clocks: the guest's own clock as QEMU's TCG runs it (wall time of the
 # emulation), or QEMU counting instructions (-icount): deterministic, but a
 # count of guest instructions, blind to TLB and barrier cost either way.
-CLOCKS = {'host': (), 'icount': ('--qemu_args=-icount shift=0,sleep=off',)}
+# The QEMU arguments of each clock; kunit.py takes them as --qemu_args.
+CLOCKS = {'host': (), 'icount': ('-icount', 'shift=0,sleep=off')}
 CLOCK_NOTES = {
     'host': 'guest time under TCG: real elapsed time, noisy on a shared '
             'machine; TCG models neither TLB nor barrier cost',
@@ -41,7 +42,12 @@ def command(action: str, profile: str, clock: str, jobs: int) -> List[str]:
     return [*kunit_run.tool_command(action, kunit_run.build_dir_name(LANE),
                                     CONFIGS, jobs),
             f'--kernel_args=mm_series_bench.profile={profile}',
-            *CLOCKS[clock], SUITES]
+            *kunit_qemu_args(clock), SUITES]
+
+
+def kunit_qemu_args(clock: str) -> List[str]:
+    return [f'--qemu_args={" ".join(CLOCKS[clock])}'] if CLOCKS[clock] \
+        else []
 
 
 def boot(tree: Tree, cache: Path, profile: str, clock: str, number: int,

@@ -14,7 +14,6 @@
 
 import argparse
 import fcntl
-import json
 import sys
 import unittest
 from contextlib import contextmanager
@@ -23,12 +22,14 @@ from typing import Dict, Iterator, List, Tuple
 
 import base_source
 import bench
+import bench_report
 import bench_run
 import kunit_run
 import manifest
 import packages
 import project
 import series
+import test_vmalloc_run
 import trees
 import verify
 from project import SeriesError
@@ -90,47 +91,43 @@ def run_unit() -> Tuple[int, int]:
     return result.testsRun - bad, bad
 
 
-SUITE_TITLES = {'vmalloc': 'micromm/vmalloc'}
-
-
 def run_bench(profile: str, boots: int, clock: str) -> Tuple[int, int]:
-    """The A/B benchmark report; returns (benchmarks ran or compared, 0)."""
+    """The A/B benchmark report (harness and test_vmalloc.ko); returns
+    (benchmarks ran or compared, 0)."""
     with build_lock(project.CACHE):
         the_trees = prepare_trees()
         base, patched = bench_run.ab(the_trees, project.CACHE, profile,
                                      clock, boots)
+        tv_base, tv_patched = test_vmalloc_run.ab(
+            the_trees, project.CACHE, profile, clock, boots)
     if profile == 'smoke':
         ran = bench_run.cases_ran([base, patched])
-        print(f'\nbench smoke: {ran} benchmarks ran on base and patched, '
+        tv_ran = bench_run.cases_ran([tv_base, tv_patched])
+        print(f'\nbench smoke: {ran} benchmarks of the harness and '
+              f'{tv_ran} test_vmalloc.ko tests ran on base and patched, '
               'every case passed')
-        return ran, 0
-    return write_bench_report(base, patched, profile, boots, clock), 0
-
-
-def write_bench_report(base: bench.Samples, patched: bench.Samples,
-                       profile: str, boots: int, clock: str) -> int:
-    """Print the seeds' table; keep it, JSON and CSV in build/bench/."""
-    rows = bench.compare(base, patched)
+        return ran + tv_ran, 0
+    note = packages.try_optional()
+    if note:
+        print(note)
     meta = {'profile': profile, 'boots_per_tree': boots, 'clock': clock,
             'base': f'{project.BASE_PACKAGE} {project.BASE_VERSION}',
             'series': list(series.load(project.PATCHES).changes),
             'configs': [str(c.relative_to(project.REPO))
                         for c in bench_run.CONFIGS],
-            'command': bench_run.command('run', profile, clock, 0)}
-    text = bench.render(rows, SUITE_TITLES)
-    out = project.RESULTS / 'bench'
-    out.mkdir(parents=True, exist_ok=True)
-    (out / 'report.txt').write_text(text + '\n')
-    (out / 'report.json').write_text(json.dumps(bench.to_json(rows, meta),
-                                                indent=1) + '\n')
-    (out / 'report.csv').write_text(bench.to_csv(rows))
+            'command': bench_run.command('run', profile, clock, 0),
+            'test_vmalloc_loops': test_vmalloc_run.LOOPS[profile],
+            'test_vmalloc_qemu': test_vmalloc_run.qemu_command(
+                Path('Image.gz'), Path('initrd.cpio'), clock)}
+    header = (f'\nBenchmarks: {boots} boot(s) per tree, alternating, '
+              f'profile {profile}, {clock} clock '
+              f'({bench_run.CLOCK_NOTES[clock]})')
+    rows = bench_report.write(base, patched, tv_base, tv_patched, meta,
+                              header)
     improved, regressed = bench.marks(rows)
-    print(f'\nBenchmarks: {boots} boot(s) per tree, alternating, profile '
-          f'{profile}, {clock} clock ({bench_run.CLOCK_NOTES[clock]})')
-    print(text)
-    print(f'{len(rows)} benchmarks compared: {improved} (I), {regressed} (R); '
-          f'JSON and CSV in {out}')
-    return len(rows)
+    print(f'{len(rows)} timed benchmarks compared: {improved} (I), '
+          f'{regressed} (R); text, JSON, CSV in {project.RESULTS / "bench"}')
+    return len(rows), 0
 
 
 def cmd_bench_args(argv: List[str]) -> int:
@@ -149,6 +146,12 @@ def cmd_bench_args(argv: List[str]) -> int:
 
 def cmd_deps() -> int:
     packages.ensure()
+    # busybox-static for test_vmalloc's initramfs is fetched, not
+    # installed: apt needs the arm64 package lists.
+    packages.ensure_foreign_arch('arm64')
+    note = packages.try_optional()
+    if note:
+        print(note)
     print('all packages present')
     return 0
 

@@ -15,6 +15,8 @@ REQUIRED = (
     'libc6-dev', 'libelf-dev', 'libssl-dev', 'make', 'python3',
     'qemu-system-arm', 'xz-utils',
 )
+# Only the benchmark chart needs it; without it the report says so.
+OPTIONAL = ('python3-matplotlib',)
 
 
 def installed_packages(names: Sequence[str]) -> List[str]:
@@ -62,3 +64,35 @@ def ensure(names: Sequence[str] = REQUIRED,
     if still:
         raise SeriesError('packages still missing after install: '
                           + ' '.join(still))
+
+
+def try_optional() -> Optional[str]:
+    """Install the optional packages if possible; a message if not."""
+    try:
+        ensure(OPTIONAL)
+    except SeriesError as e:
+        return f'optional: {e}'
+    return None
+
+
+def foreign_archs() -> List[str]:
+    proc = project.run(['dpkg', '--print-foreign-architectures'],
+                       'dpkg --print-foreign-architectures')
+    return proc.stdout.split()
+
+
+def ensure_foreign_arch(arch: str, is_root: Optional[bool] = None) -> None:
+    """Let apt fetch packages of another architecture (busybox-static for
+    the arm64 initramfs); only the package lists change, nothing of that
+    architecture is installed."""
+    if arch in foreign_archs():
+        return
+    if is_root is None:
+        is_root = os.geteuid() == 0
+    steps = (['dpkg', '--add-architecture', arch], ['apt-get', 'update'])
+    if not is_root:
+        raise SeriesError(f'apt cannot fetch {arch} packages, run as root: '
+                          + ' && '.join(shlex.join(s) for s in steps))
+    env = dict(os.environ, DEBIAN_FRONTEND='noninteractive')
+    for step in steps:
+        project.run(step, shlex.join(step), env=env)

@@ -101,17 +101,32 @@ def summarize(xs: Sequence[float]) -> Summary:
     return Summary(len(xs), m, sd, hw)
 
 
-def welch(a: Sequence[float], b: Sequence[float]) -> tuple:
-    """Welch's t-test: (t, degrees of freedom, two-sided p)."""
+def _welch_variance(a: Sequence[float], b: Sequence[float]) -> tuple:
+    """(variance of mean(a) - mean(b), Welch-Satterthwaite degrees of
+    freedom); the variance is 0 when neither sample varies."""
     sa, sb = summarize(a), summarize(b)
     va, vb = sa.sd ** 2 / sa.n, sb.sd ** 2 / sb.n
     if va + vb == 0.0:
-        same = sa.mean == sb.mean
-        return (0.0 if same else math.inf, float(sa.n + sb.n - 2),
-                1.0 if same else 0.0)
-    t = (sa.mean - sb.mean) / math.sqrt(va + vb)
-    df = (va + vb) ** 2 / (va ** 2 / (sa.n - 1) + vb ** 2 / (sb.n - 1))
+        return 0.0, float(sa.n + sb.n - 2)
+    return va + vb, (va + vb) ** 2 / (va ** 2 / (sa.n - 1) +
+                                      vb ** 2 / (sb.n - 1))
+
+
+def welch(a: Sequence[float], b: Sequence[float]) -> tuple:
+    """Welch's t-test: (t, degrees of freedom, two-sided p)."""
+    var, df = _welch_variance(a, b)
+    diff = mean(a) - mean(b)
+    if var == 0.0:
+        return (0.0 if diff == 0 else math.inf, df,
+                1.0 if diff == 0 else 0.0)
+    t = diff / math.sqrt(var)
     return t, df, t_two_sided_p(t, df)
+
+
+def difference_half_width(a: Sequence[float], b: Sequence[float]) -> float:
+    """Half-width of the 95% Welch interval of mean(b) - mean(a)."""
+    var, df = _welch_variance(a, b)
+    return t_critical(df) * math.sqrt(var) if var else 0.0
 
 
 @dataclass(frozen=True)
@@ -121,6 +136,7 @@ class Comparison:
     change_pct: float       # (patched - base) / base, in percent
     p_value: float
     mark: str               # "(I)", "(R)" or ""
+    change_hw_pct: float    # half-width of the change's 95% interval
 
 
 def compare(base: Sequence[float], patched: Sequence[float],
@@ -134,4 +150,6 @@ def compare(base: Sequence[float], patched: Sequence[float],
         mark = '(I)' if smaller_is_better else '(R)'
     elif sp.low > sb.high:
         mark = '(R)' if smaller_is_better else '(I)'
-    return Comparison(sb, sp, change, welch(base, patched)[2], mark)
+    hw = difference_half_width(base, patched) / sb.mean * 100.0 \
+        if sb.mean else math.nan
+    return Comparison(sb, sp, change, welch(base, patched)[2], mark, hw)

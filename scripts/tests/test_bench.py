@@ -73,5 +73,45 @@ class OutputTest(unittest.TestCase):
                                           'p=1 h=0,ns,3,11.0,'))
 
 
+
+class CountsAndAgreementTest(unittest.TestCase):
+    def rows(self, base: dict, patched: dict) -> list:
+        return bench.compare(base, patched)
+
+    def test_split_and_render_counts(self) -> None:
+        t = bench.Key('vmalloc', 'x', '', 'ns')
+        c = bench.Key('structural', 'entries', 'size=1024K', 'entries')
+        base = {t: [1.0, 1.1], c: [256.0, 256.0]}
+        patched = {t: [1.0, 1.2], c: [16.0, 17.0]}
+        timed, counts = bench.split_counts(self.rows(base, patched))
+        self.assertEqual([r.key for r in timed], [t])
+        self.assertEqual([r.key for r in counts], [c])
+        self.assertIn('| entries: size=1024K (entries) | 256 | 16..17 | '
+                      '-93.55% |',
+                      bench.render_counts(counts, base, patched))
+
+    def test_agreement_by_benchmark_and_params(self) -> None:
+        ours = self.rows(
+            {bench.Key('vmalloc', 'a', 'p=1', 'ns'): [10.0, 10.1],
+             bench.Key('vmalloc', 'b', 'p=1', 'ns'): [10.0, 10.1]},
+            {bench.Key('vmalloc', 'a', 'p=1', 'ns'): [5.0, 5.1],
+             bench.Key('vmalloc', 'b', 'p=1', 'ns'): [11.0, 11.1]})
+        ref = self.rows(
+            {bench.Key('test_vmalloc', 'a', 'p=1', 'us'): [8.0, 8.1],
+             bench.Key('test_vmalloc', 'b', 'p=1', 'us'): [8.0, 8.1],
+             bench.Key('test_vmalloc', 'c', 'p=1', 'us'): [8.0, 8.1]},
+            {bench.Key('test_vmalloc', 'a', 'p=1', 'us'): [4.0, 4.1],
+             bench.Key('test_vmalloc', 'b', 'p=1', 'us'): [7.0, 7.1],
+             bench.Key('test_vmalloc', 'c', 'p=1', 'us'): [7.0, 7.1]})
+        got = bench.agreement(ours, ref)
+        self.assertEqual([(a.label, a.same_direction) for a in got],
+                         [('a: p:1', True), ('b: p:1', False)])
+        text = bench.render_agreement(got)
+        # With two observations the intervals of b overlap: no marks.
+        self.assertIn('| b: p:1 | +9.95% | -12.42% | opposite |', text)
+        self.assertIn('the same in 1 of 2 shared cases; of the 1 marked',
+                      text)
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -56,29 +56,6 @@ class MainTest(unittest.TestCase):
                 self.assertRaises(SystemExit):
             mmseries.main(['verify', '--boots=3'])
 
-    def test_bench_report_is_written_whole(self) -> None:
-        import json
-        import tempfile
-        from pathlib import Path
-        import bench
-        import project
-        key = bench.Key('vmalloc', 'fix_size_alloc_test', 'p=1 h=0', 'ns')
-        out = io.StringIO()
-        with tempfile.TemporaryDirectory() as tmp, \
-                mock.patch.object(project, 'RESULTS', Path(tmp)), \
-                contextlib.redirect_stdout(out):
-            n = mmseries.write_bench_report({key: [10.0, 10.1, 9.9]},
-                                            {key: [7.0, 7.05, 6.95]},
-                                            'quick', 3, 'host')
-            doc = json.loads((Path(tmp) / 'bench' / 'report.json')
-                             .read_text())
-            csv = (Path(tmp) / 'bench' / 'report.csv').read_text()
-        self.assertEqual(n, 1)
-        self.assertEqual(doc['meta']['boots_per_tree'], 3)
-        self.assertTrue(doc['meta']['series'])
-        self.assertEqual(len(csv.splitlines()), 2)
-        self.assertIn('(I) -', out.getvalue())
-
 
 if __name__ == '__main__':
     unittest.main()

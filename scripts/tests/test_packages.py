@@ -37,5 +37,28 @@ class PackagesTest(unittest.TestCase):
         self.assertEqual(have, ['dpkg'])
 
 
+class ForeignArchTest(unittest.TestCase):
+    def test_known_arch_does_nothing(self) -> None:
+        with mock.patch.object(packages, 'foreign_archs',
+                               return_value=['arm64']), \
+                mock.patch('subprocess.run') as run:
+            packages.ensure_foreign_arch('arm64', is_root=True)
+        run.assert_not_called()
+
+    def test_non_root_gets_the_exact_commands(self) -> None:
+        with mock.patch.object(packages, 'foreign_archs', return_value=[]):
+            with self.assertRaises(SeriesError) as ctx:
+                packages.ensure_foreign_arch('arm64', is_root=False)
+        self.assertIn('dpkg --add-architecture arm64 && apt-get update',
+                      str(ctx.exception))
+
+    def test_optional_failure_is_a_message(self) -> None:
+        with mock.patch.object(packages, 'ensure',
+                               side_effect=SeriesError('no root')):
+            self.assertEqual(packages.try_optional(), 'optional: no root')
+        with mock.patch.object(packages, 'ensure'):
+            self.assertIsNone(packages.try_optional())
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -53,6 +53,13 @@ class WelchTest(unittest.TestCase):
         self.assertEqual(stats.welch([3, 3], [3, 3])[2], 1.0)
 
 
+    def test_difference_interval(self) -> None:
+        # var = 2 * (5/3) / 4, df = 6, t(0.975, 6) = 2.446912.
+        self.assertAlmostEqual(stats.difference_half_width(
+            [1, 2, 3, 4], [2, 3, 4, 5]), 2.446912 * (5 / 6) ** 0.5, 4)
+        self.assertEqual(stats.difference_half_width([3, 3], [4, 4]), 0.0)
+
+
 class CompareTest(unittest.TestCase):
     def test_interval_of_the_mean(self) -> None:
         s = stats.summarize([10, 12, 11, 13, 9, 11, 10, 12, 11, 11])
