@@ -4,19 +4,27 @@
 #   make test     the host scripts' unit tests, then the verification
 #   make bench    the A/B benchmark report alone
 #                 (PROFILE=smoke|quick|full, BOOTS=n, CLOCK=host|icount)
+#   make mutants  every mutant of kunit/mutants/ must be killed (MUTANT=names)
+#   make walk     the suites at every prefix of the series (BENCH=glob)
 PYTHON ?= python3
 TOOL := $(PYTHON) scripts/mmseries.py
 PROFILE ?= quick
 BOOTS ?= 4
 CLOCK ?= host
 
-.PHONY: report test verify unit trees deps bench clean
+.PHONY: report test verify unit trees deps bench mutants walk clean
 
 report test verify unit trees deps:
 	@$(TOOL) $@
 
 bench:
 	@$(TOOL) bench --profile=$(PROFILE) --boots=$(BOOTS) --clock=$(CLOCK)
+
+mutants:
+	@$(TOOL) mutants $(MUTANT)
+
+walk:
+	@$(TOOL) walk $(if $(BENCH),--bench=$(BENCH) --boots=$(BOOTS))
 
 # Results only; the kernel repo, worktrees and ccache stay in the cache.
 clean:

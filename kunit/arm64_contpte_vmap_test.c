@@ -16,6 +16,7 @@
 #include <linux/hugetlb.h>
 #include <linux/io.h>
 #include <linux/mm.h>
+#include <linux/set_memory.h>
 #include <linux/vmalloc.h>
 
 #include "kernel_map.h"
@@ -577,6 +578,42 @@ static void translation_entries_per_mib_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, huge_entries, SZ_1M / CONT_PTE_SIZE);
 }
 
+/*
+ * set_memory_ro() and friends rewrite vmalloc entries one pte at a time
+ * through apply_to_page_range(), which would break a contiguous block apart
+ * without break-before-make: areas that may hold blocks must be refused,
+ * their entries left as they were.
+ */
+static void set_memory_refused_on_huge_test(struct kunit *test)
+{
+	struct vm_struct *area = vmalloc_huge_area(test, SZ_64K);
+	struct kmap_entry before, after;
+	int ret;
+
+	kmap_lookup(area_start(area), &before);
+	ret = set_memory_ro(area_start(area), 1);
+	kmap_lookup(area_start(area), &after);
+	/* Where it was allowed, undo it before the area is freed. */
+	if (!ret)
+		set_memory_rw(area_start(area), 1);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	KUNIT_EXPECT_EQ(test, after.desc, before.desc);
+}
+
+/* Areas of plain vmalloc() keep working with set_memory_*(). */
+static void set_memory_plain_vmalloc_test(struct kunit *test)
+{
+	struct vm_struct *area = kunit_vm_area(test, vmalloc(SZ_64K));
+	struct kmap_entry e;
+
+	KUNIT_ASSERT_EQ(test, set_memory_ro(area_start(area), 1), 0);
+	kmap_lookup(area_start(area), &e);
+	KUNIT_EXPECT_TRUE(test, e.desc & PTE_RDONLY);
+	KUNIT_EXPECT_EQ(test, set_memory_rw(area_start(area), 1), 0);
+	kmap_lookup(area_start(area), &e);
+	KUNIT_EXPECT_FALSE(test, e.desc & PTE_RDONLY);
+}
+
 static struct kunit_case arm64_contpte_vmap_cases[] = {
 	KUNIT_CASE_PARAM(map_size_test, map_size_gen_params),
 	KUNIT_CASE_PARAM(supported_shift_test, supported_shift_gen_params),
@@ -591,6 +628,8 @@ static struct kunit_case arm64_contpte_vmap_cases[] = {
 	KUNIT_CASE(vunmap_part_of_pmd_leaf_test),
 	KUNIT_CASE(kernel_block_rewrite_flush_test),
 	KUNIT_CASE(translation_entries_per_mib_test),
+	KUNIT_CASE(set_memory_refused_on_huge_test),
+	KUNIT_CASE(set_memory_plain_vmalloc_test),
 	{}
 };
 

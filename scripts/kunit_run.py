@@ -2,13 +2,14 @@
 """Build a tree and run the suites with the tree's own kunit.py on arm64
 QEMU, keeping the KTAP log, kunit.py's JSON and the .config of every run."""
 
+import fnmatch
 import os
 import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, List, Sequence
+from typing import Dict, List, Optional, Sequence
 
 import kernel_log
 import project
@@ -48,6 +49,25 @@ def tool_command(action: str, build_dir: str, configs: Sequence[Path],
                 '--make_options', f'CC=ccache {CROSS_COMPILE}gcc',
                 f'--jobs={jobs}']
     return cmd
+
+
+def suite_filter(patterns: Sequence[str]) -> Optional[str]:
+    """kunit.py's filter glob for case patterns (suite.case.param, fnmatch)
+    when they all name one suite: boot only that suite. kunit.filter_glob
+    takes a single glob, so patterns of several suites run everything."""
+    suites = {p.split('.', 1)[0] for p in patterns}
+    if len(suites) == 1:
+        suite = suites.pop()
+        if not any(c in suite for c in '*?['):
+            return suite
+    return None
+
+
+def matching(outcomes: Dict[str, str], patterns: Sequence[str]
+             ) -> Dict[str, str]:
+    """The outcomes of the cases any of the patterns matches."""
+    return {case: outcome for case, outcome in outcomes.items()
+            if any(fnmatch.fnmatchcase(case, p) for p in patterns)}
 
 
 def kunit_command(lane: str, jobs: int) -> List[str]:

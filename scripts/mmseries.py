@@ -10,6 +10,9 @@
   test     unit, verify, and a smoke run of every benchmark;
            ends with "N passed, N failed"
   bench    the A/B benchmark report (--profile, --boots, --clock)
+  mutants  apply each mutant alone to the patched tree, require it killed
+  walk     build and run the suites at every prefix of the series
+           (--bench GLOB --boots K: also benchmarks moved per patch)
 """
 
 import argparse
@@ -26,12 +29,14 @@ import bench_report
 import bench_run
 import kunit_run
 import manifest
+import mutants
 import packages
 import project
 import series
 import test_vmalloc_run
 import trees
 import verify
+import walk
 from project import SeriesError
 
 
@@ -144,6 +149,28 @@ def cmd_bench_args(argv: List[str]) -> int:
     return 0
 
 
+def cmd_mutants_args(names: List[str]) -> int:
+    with build_lock(project.CACHE):
+        prepare_trees()
+        survived = mutants.run(project.CACHE, names)
+    return 1 if survived else 0
+
+
+def cmd_walk_args(argv: List[str]) -> int:
+    parser = argparse.ArgumentParser(prog='mmseries.py walk')
+    parser.add_argument('--bench', default=None,
+                        help='kunit.py filter of benchmark suites, '
+                             'e.g. mm_bench_vmalloc')
+    parser.add_argument('--boots', type=int, default=3)
+    args = parser.parse_args(argv)
+    if args.boots < 2:
+        raise SeriesError('--boots must be at least 2 to compare')
+    with build_lock(project.CACHE):
+        prepare_trees()
+        broken = walk.run(project.CACHE, args.bench, args.boots)
+    return 1 if broken else 0
+
+
 def cmd_deps() -> int:
     packages.ensure()
     # busybox-static for test_vmalloc's initramfs is fetched, not
@@ -205,11 +232,17 @@ def main(argv: List[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.
                                      RawDescriptionHelpFormatter)
-    parser.add_argument('command', choices=sorted([*COMMANDS, 'bench']))
+    parser.add_argument('command',
+                        choices=sorted([*COMMANDS, 'bench', 'mutants',
+                                        'walk']))
     args, rest = parser.parse_known_args(argv)
     try:
         if args.command == 'bench':
             return cmd_bench_args(rest)
+        if args.command == 'mutants':
+            return cmd_mutants_args(rest)
+        if args.command == 'walk':
+            return cmd_walk_args(rest)
         if rest:
             parser.error(f'unrecognized arguments: {" ".join(rest)}')
         return COMMANDS[args.command]()

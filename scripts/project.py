@@ -33,7 +33,8 @@ MANIFEST = KUNIT_DIR / 'manifest.tsv'
 WARNINGS = KUNIT_DIR / 'warnings.tsv'
 KUNITCONFIG = REPO / '.kunitconfig'
 QEMU_CONFIG = REPO / 'scripts' / 'qemu_configs' / 'arm64_mm.py'
-RESULTS = REPO / 'build'
+# Results of runs; MMSERIES_RESULTS moves them (the host tests do).
+RESULTS = Path(os.environ.get('MMSERIES_RESULTS', REPO / 'build'))
 
 # Where the generated suites commit puts kunit/ and lib/ inside a kernel
 # tree; the same commit hooks them into mm/Kconfig and mm/Makefile.

@@ -56,6 +56,19 @@ class QemuConfigTest(unittest.TestCase):
         self.assertIn("'-smp', '2', '-m', '8192'", text)
 
 
+
+class PatternsTest(unittest.TestCase):
+    def test_suite_filter(self) -> None:
+        self.assertEqual(kunit_run.suite_filter(['s.t.64K*', 's.u']), 's')
+        self.assertIsNone(kunit_run.suite_filter(['s.a', 't.b']))
+        self.assertIsNone(kunit_run.suite_filter(['s*.a']))
+
+    def test_matching(self) -> None:
+        self.assertEqual(kunit_run.matching({'s.a.1': 'pass', 's.b': 'fail',
+                                             't.a.1': 'fail'}, ['s.a.*']),
+                         {'s.a.1': 'pass'})
+
+
 if __name__ == '__main__':
     unittest.main()
 

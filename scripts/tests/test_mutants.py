@@ -1,0 +1,99 @@
+# SPDX-License-Identifier: GPL-2.0
+import tempfile
+import unittest
+from pathlib import Path
+from unittest import mock
+
+import mutants
+from project import SeriesError
+from trees import Tree
+
+from tests.helpers import scratch_repo
+
+
+def table(text: str) -> Path:
+    tmp = Path(tempfile.mkdtemp())
+    (tmp / 'mutants.tsv').write_text(text)
+    (tmp / 'm1.patch').write_text('F3: a wrong level.\n\ndiff --git ...\n')
+    return tmp / 'mutants.tsv'
+
+
+class LoadTest(unittest.TestCase):
+    def load(self, text: str) -> list:
+        path = table(text)
+        with mock.patch.object(mutants, 'MUTANTS_DIR', path.parent):
+            got = mutants.load(path)
+            return [(m, m.what()) for m in got]
+
+    def test_the_project_table(self) -> None:
+        got = mutants.load()
+        self.assertGreaterEqual(len(got), 17)
+        listed = {m.patch.name for m in got}
+        on_disk = {p.name for p in mutants.MUTANTS_DIR.glob('*.patch')}
+        self.assertEqual(listed, on_disk)
+        for m in got:
+            self.assertTrue(m.what(), m.name)
+
+    def test_fields(self) -> None:
+        (m, what), = self.load('# c\nm1\tptc\ta.b.*, c.d\n')
+        self.assertEqual((m.name, m.lane, m.patterns),
+                         ('m1', 'ptc', ('a.b.*', 'c.d')))
+        self.assertEqual(what, 'F3: a wrong level.')
+
+    def test_errors(self) -> None:
+        for text, message in (('m1\tmain\n', 'expected'),
+                              ('m1\tkasan\ta.b\n', "unknown lane 'kasan'"),
+                              ('m2\tmain\ta.b\n', 'no patch m2.patch'),
+                              ('m1\tmain\ta\nm1\tmain\ta\n', 'listed twice')):
+            with self.assertRaisesRegex(SeriesError, message):
+                self.load(text)
+
+
+class SelectAndJudgeTest(unittest.TestCase):
+    M = mutants.Mutant('m', 'main', ('s.t.64K*', 's.u'))
+
+    def test_select(self) -> None:
+        self.assertEqual(mutants.select([self.M], []), [self.M])
+        with self.assertRaisesRegex(SeriesError, "unknown mutant 'x'"):
+            mutants.select([self.M], ['x'])
+
+    def test_killed_only_by_named_cases(self) -> None:
+        outcomes = {'s.t.64K_a': 'fail', 's.t.2M': 'fail', 's.u': 'pass',
+                    's.t.64K_b': 'crash'}
+        self.assertEqual(mutants.killed_by(self.M, outcomes),
+                         ['s.t.64K_a', 's.t.64K_b'])
+        self.assertEqual(mutants.killed_by(self.M, {'s.t.64K_a': 'pass',
+                                                    's.t.2M': 'fail'}), [])
+
+    def test_render(self) -> None:
+        with mock.patch.object(mutants.Mutant, 'what',
+                               return_value='undoes X'):
+            text = mutants.render([(self.M, ['a', 'b', 'c', 'd']),
+                                   (self.M, [])])
+        self.assertIn('| m | main | undoes X | a, b, c (+1) | killed |',
+                      text)
+        self.assertIn('| - | SURVIVED |', text)
+        self.assertTrue(text.endswith('2 mutants: 1 killed, 1 survived'))
+
+
+class ApplyTest(unittest.TestCase):
+    def test_patch_that_does_not_apply(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = Path(tmp) / 'tree'
+            scratch_repo(repo, {'a.c': 'int a;\n'})
+            patches = Path(tmp) / 'mutants'
+            patches.mkdir()
+            (patches / 'm.patch').write_text(
+                'X.\n\ndiff --git a/a.c b/a.c\n--- a/a.c\n+++ b/a.c\n'
+                '@@ -1 +1 @@\n-int b;\n+int c;\n')
+            with mock.patch.object(mutants, 'MUTANTS_DIR', patches), \
+                    self.assertRaisesRegex(SeriesError,
+                                           'mutant m does not apply to the '
+                                           'patched tree: .*patch does not '
+                                           'apply'):
+                mutants.apply(Tree('mutant', repo),
+                              mutants.Mutant('m', 'main', ('a',)))
+
+
+if __name__ == '__main__':
+    unittest.main()

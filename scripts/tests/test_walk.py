@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: GPL-2.0
+import unittest
+
+import bench
+import walk
+
+
+class WalkTest(unittest.TestCase):
+    def test_changed(self) -> None:
+        self.assertEqual(walk.changed({'a': 'fail', 'b': 'pass'},
+                                      {'a': 'pass', 'b': 'pass',
+                                       'c': 'skip'}),
+                         [('a', 'fail', 'pass'), ('c', 'missing', 'skip')])
+
+    def test_render(self) -> None:
+        key = bench.Key('vmalloc', 'fix_size_alloc_test', 'p=1 h=0', 'ns')
+        steps = [
+            walk.Step('c0', 'base', {'a': 'fail', 'b': 'fail'},
+                      samples={key: [10.0, 10.1, 9.9]}),
+            walk.Step('c1', 'F3', None, error='x.c:1:2: error: boom'),
+            walk.Step('c2', 'F4', {'a': 'pass', 'b': 'fail'},
+                      samples={key: [5.0, 5.1, 4.9]}),
+            walk.Step('c3', 'F5', {'a': 'pass', 'b': 'pass'})]
+        text = walk.render(steps)
+        self.assertIn('| 00 | base | - | 2 cases, 2 not passing |', text)
+        self.assertIn('| 01 | F3 | does not build | x.c:1:2: error: boom |',
+                      text)
+        # F4 is compared with base, the last prefix that built.
+        self.assertIn('| 02 | F4 | 1 | a fail->pass |', text)
+        self.assertIn('| bench | fix_size_alloc_test: p:1, h:0 (ns) (I) '
+                      '-50.00% |', text)
+        self.assertIn('| 03 | F5 | 1 | b fail->pass |', text)
+
+
+if __name__ == '__main__':
+    unittest.main()

@@ -1,0 +1,157 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The series walk: build and run the suites at every prefix of the series
+and say which patch changed which case's outcome.
+
+A worktree of its own, trees/walk, steps through the patched branch one
+commit at a time from the base branch (base = seams + suites commit, then
+one commit per change), rebuilding incrementally. A prefix that does not
+build is reported with the compiler's first error, and the walk goes on
+comparing the next prefix with the last one that ran. With a benchmark
+filter, each prefix also boots the bench lane K times and the walk names
+the patches that moved a benchmark significantly (the 95% intervals of the
+two prefixes do not overlap).
+"""
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import bench
+import bench_run
+import kernel_log
+import kunit_run
+import project
+import results
+import stats
+import trees
+from project import SeriesError
+from trees import Tree
+
+TREE_NAME = 'walk'
+
+
+@dataclass
+class Step:
+    commit: str
+    subject: str
+    outcomes: Optional[Dict[str, str]] = None      # None: did not build
+    error: str = ''
+    samples: bench.Samples = field(default_factory=dict)
+
+
+def prefixes(repo: Path) -> List[Tuple[str, str]]:
+    """(commit, subject) of base, then of each change, in order."""
+    base = trees.git(repo, 'rev-parse', 'base').stdout.strip()
+    out = trees.git(repo, 'log', '--reverse', '--format=%H %s',
+                    'base..patched').stdout
+    changes = [tuple(line.split(' ', 1)) for line in out.splitlines()]
+    return [(base, 'base (seams + suites)')] + [(c, s) for c, s in changes]
+
+
+def changed(before: Dict[str, str], after: Dict[str, str]
+            ) -> List[Tuple[str, str, str]]:
+    """(case, outcome before, outcome after) where they differ."""
+    return [(case, before.get(case, 'missing'), after.get(case, 'missing'))
+            for case in sorted(set(before) | set(after))
+            if before.get(case, 'missing') != after.get(case, 'missing')]
+
+
+def moved(before: bench.Samples, after: bench.Samples
+          ) -> List[Tuple[bench.Key, stats.Comparison]]:
+    return [(r.key, r.comparison) for r in bench.compare(before, after)
+            if r.comparison.mark]
+
+
+def render(steps: Sequence[Step]) -> str:
+    lines = ['| prefix | patch | cases changed | first changes |',
+             '|---|---|---|---|']
+    last: Optional[Step] = None
+    for n, step in enumerate(steps):
+        label = f'{n:02d}'
+        if step.outcomes is None:
+            lines.append(f'| {label} | {step.subject} | does not build | '
+                         f'{step.error} |')
+            continue
+        if last is None:
+            failing = sum(o != 'pass' for o in step.outcomes.values())
+            lines.append(f'| {label} | {step.subject} | - | '
+                         f'{len(step.outcomes)} cases, {failing} not '
+                         'passing |')
+        else:
+            diff = changed(last.outcomes or {}, step.outcomes)
+            shown = '; '.join(f'{c} {a}->{b}' for c, a, b in diff[:3])
+            more = f' (+{len(diff) - 3})' if len(diff) > 3 else ''
+            lines.append(f'| {label} | {step.subject} | {len(diff)} | '
+                         f'{shown}{more} |')
+            for key, c in moved(last.samples, step.samples):
+                lines.append(f'|  |  | bench | {key.label()} '
+                             f'{bench.change_cell(c)} |')
+        last = step
+    return '\n'.join(lines)
+
+
+def worktree(cache: Path) -> Tree:
+    path = cache / 'trees' / TREE_NAME
+    repo = cache / 'linux.git'
+    if not (path / '.git').exists():
+        trees.git(repo, 'worktree', 'prune')
+        trees.git(repo, 'worktree', 'add', '--detach', str(path), 'base')
+    return Tree(TREE_NAME, path)
+
+
+def run_step(tree: Tree, commit: str, subject: str, cache: Path,
+             bench_filter: Optional[str], boots: int) -> Step:
+    trees.git(tree.path, 'checkout', '-q', '--detach', commit)
+    step = Step(commit, subject)
+    short = commit[:12]
+    print(f'walk: {short} {subject}', flush=True)
+    jobs = os.cpu_count() or 1
+    try:
+        final = kunit_run.execute(tree, f'prefix {short}', f'walk-{short}',
+                                  kunit_run.kunit_command('main', jobs),
+                                  cache, kunit_run.build_dir_name('main'))
+    except SeriesError as e:
+        step.error = str(e).rsplit(': ', 1)[-1]
+        return step
+    log = final / 'test.log'
+    step.outcomes, _ = kernel_log.apply(
+        results.load(final / 'results.json'),
+        log.read_text(errors='replace') if log.exists() else '',
+        kernel_log.load_expected(project.WARNINGS))
+    for number in range(boots if bench_filter else 0):
+        cmd = bench_run.command('run' if number == 0 else 'exec', 'quick',
+                                'host', jobs)
+        cmd[-1] = bench_filter or cmd[-1]
+        run = kunit_run.execute(tree, f'bench boot {number}',
+                                f'walk-{short}-bench-{number}', cmd, cache,
+                                kunit_run.build_dir_name(bench_run.LANE))
+        bench.merge(step.samples, bench.per_boot(bench.parse(
+            (run / 'test.log').read_text(errors='replace'))))
+    return step
+
+
+def run(cache: Path, bench_filter: Optional[str] = None,
+        boots: int = 3) -> int:
+    """Walk the series; returns the number of prefixes that do not build."""
+    tree = worktree(cache)
+    steps = [run_step(tree, commit, subject, cache, bench_filter, boots)
+             for commit, subject in prefixes(cache / 'linux.git')]
+    table = render(steps)
+    out = project.RESULTS / 'walk'
+    out.mkdir(parents=True, exist_ok=True)
+    (out / 'walk.md').write_text(table + '\n')
+    details = []
+    last: Optional[Step] = None
+    for step in steps:
+        if step.outcomes is None:
+            continue
+        if last is not None:
+            details += [f'{step.subject}: {c} {a} -> {b}'
+                        for c, a, b in changed(last.outcomes or {},
+                                               step.outcomes)]
+        last = step
+    (out / 'changes.txt').write_text(''.join(d + '\n' for d in details))
+    print(table)
+    print(f'every change listed in {out / "changes.txt"}')
+    return sum(s.outcomes is None for s in steps)
