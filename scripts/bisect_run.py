@@ -28,10 +28,9 @@ import sys
 from pathlib import Path
 from typing import Dict, List, Sequence
 
-import kernel_log
 import kunit_run
+import manifest
 import project
-import results
 import trees
 from project import SeriesError
 from trees import Tree
@@ -78,11 +77,8 @@ def test_commit(tree: Path, lane: str, patterns: Sequence[str],
     finally:
         if glue:
             unglue(tree)
-    log = final / 'test.log'
-    outcomes, _ = kernel_log.apply(
-        results.load(final / 'results.json'),
-        log.read_text(errors='replace') if log.exists() else '',
-        kernel_log.load_expected(project.WARNINGS))
+    outcomes, _ = kunit_run.outcomes_of(final, tree,
+                                        kunit_run.build_dir_name(lane))
     code = verdict(outcomes, patterns)
     failed = sorted(c for c, o in kunit_run.matching(outcomes,
                                                      patterns).items()
@@ -112,6 +108,11 @@ def main(argv: List[str]) -> int:
     patterns = [p.strip() for p in args.cases.split(',') if p.strip()]
     if not patterns:
         print('error: --cases names no case', file=sys.stderr)
+        return ABORT
+    known = manifest.load(project.MANIFEST)
+    if not kunit_run.matching(dict.fromkeys(known, ''), patterns):
+        print(f'error: no case of {project.MANIFEST.name} matches '
+              f'{args.cases!r}', file=sys.stderr)
         return ABORT
     try:
         if not (args.tree / 'tools/testing/kunit/kunit.py').exists():

@@ -9,8 +9,9 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
+import crash
 import kernel_log
 import project
 import results
@@ -104,9 +105,15 @@ def execute(tree: Tree, what: str, run_name: str, cmd: List[str],
     tmp.mkdir(parents=True)
     json_path = tmp / 'results.json'
     with open(tmp / 'kunit.out', 'w') as out:
-        proc = subprocess.run([*cmd, f'--json={json_path}'], cwd=tree.path,
-                              env=build_env(cache), stdout=out,
-                              stderr=subprocess.STDOUT, check=False)
+        # Unbuffered, so that the watchdog sees each case as it ends.
+        proc = subprocess.Popen([*cmd, f'--json={json_path}'],
+                                cwd=tree.path, stdout=out,
+                                stderr=subprocess.STDOUT,
+                                env=dict(build_env(cache),
+                                         PYTHONUNBUFFERED='1'))
+        if crash.watch(proc, tmp / 'kunit.out'):
+            (tmp / 'watchdog.txt').write_text(
+                f'no progress for {crash.STALL_S} s: QEMU stopped\n')
     build = tree.path / build_dir
     for name, keep in (('test.log', 'test.log'), ('.config', 'config')):
         if (build / name).exists():
@@ -126,18 +133,88 @@ def execute(tree: Tree, what: str, run_name: str, cmd: List[str],
     return final
 
 
-def run(tree: Tree, lane: str, cache: Path, jobs: int = 0) -> Dict[str, str]:
-    """Build and run one lane on one tree; return each case's outcome, with
-    the kernel log's verdict folded in (kernel_log.py)."""
+def outcomes_of(final: Path, tree: Path, build_dir: str
+                ) -> Tuple[Dict[str, str], List[str]]:
+    """A finished run's outcome per case, the kernel-log checks folded in
+    (kernel_log.py), and notes. A case the watchdog stopped is "timeout";
+    a crash's decoded call trace is kept in crash-trace.txt."""
+    log_path = final / 'test.log'
+    log = log_path.read_text(errors='replace') if log_path.exists() else ''
+    outcomes, notes = kernel_log.apply(
+        results.load(final / 'results.json'), log,
+        kernel_log.load_expected(project.WARNINGS))
+    broken = [c for c, o in outcomes.items() if o == 'crash']
+    if broken and (final / 'watchdog.txt').exists() and \
+            not crash.crashed(log):
+        outcomes[broken[0]] = 'timeout'
+        notes.append(f'{broken[0]}: TIMEOUT, no progress for '
+                     f'{crash.STALL_S} s')
+    trace = crash.trace_of(log)
+    if trace and crash.crashed(log):
+        decoded = crash.decode(tree, build_dir, trace, CROSS_COMPILE)
+        (final / 'crash-trace.txt').write_text(decoded)
+        where = broken[0] if broken else 'the run'
+        notes.append(f'{where}: CRASHED: '
+                     + project.last_line(trace.split('Call trace:')[0],
+                                         'oops') +
+                     f' (decoded trace: {final / "crash-trace.txt"})')
+    return outcomes, notes
+
+
+def isolate(tree: Tree, lane: str, cache: Path, outcomes: Dict[str, str],
+            expected: Sequence[str]) -> Tuple[Dict[str, str], List[str]]:
+    """After a crash or a hang, run what did not report again, suite by
+    suite (kunit.py exec, no build), and within a suite that dies again
+    case by case, so that one bad case costs only its own result."""
+    notes: List[str] = []
+    missing = [c for c in expected if c not in outcomes]
+    merged = dict(outcomes)
+    build_dir = build_dir_name(lane)
+    for glob in isolation_globs(missing, merged):
+        print(f'{tree.name} tree, lane {lane}: isolating {glob}', flush=True)
+        cmd = [*tool_command('exec', build_dir, LANES[lane], 1), glob]
+        name = f'{tree.name}-{lane}-isolated-{glob}'
+        try:
+            final = execute(tree, f'lane {lane} ({glob})', name, cmd, cache,
+                            build_dir)
+        except SeriesError as e:
+            notes.append(f'{glob}: not run again: {e}')
+            continue
+        more, more_notes = outcomes_of(final, tree.path, build_dir)
+        for case, outcome in more.items():
+            merged.setdefault(case, outcome)
+        notes += more_notes
+    return merged, notes
+
+
+def isolation_globs(missing: Sequence[str], have: Dict[str, str]
+                    ) -> List[str]:
+    """Filters for the missing cases: a whole suite when none of it
+    reported, else each missing case of it (its parameters included)."""
+    globs: List[str] = []
+    for case in missing:
+        suite, name = case.split('.')[:2]
+        reported = any(c.startswith(suite + '.') for c in have)
+        glob = f'{suite}.{name}' if reported else suite
+        if glob not in globs:
+            globs.append(glob)
+    return globs
+
+
+def run(tree: Tree, lane: str, cache: Path, jobs: int = 0,
+        expected: Sequence[str] = ()) -> Dict[str, str]:
+    """Build and run one lane on one tree; return each case's outcome.
+    Cases of expected that a crash or a hang kept from reporting are run
+    again in isolation."""
     print(f'{tree.name} tree: building and running lane {lane}', flush=True)
+    build_dir = build_dir_name(lane)
     final = execute(tree, f'lane {lane}', f'{tree.name}-{lane}',
                     kunit_command(lane, jobs or os.cpu_count() or 1),
-                    cache, build_dir_name(lane))
-    log = final / 'test.log'
-    outcomes, notes = kernel_log.apply(
-        results.load(final / 'results.json'),
-        log.read_text(errors='replace') if log.exists() else '',
-        kernel_log.load_expected(project.WARNINGS))
+                    cache, build_dir)
+    outcomes, notes = outcomes_of(final, tree.path, build_dir)
+    if any(o in ('crash', 'timeout') for o in outcomes.values()):
+        outcomes, more = isolate(tree, lane, cache, outcomes, expected)
+        notes += more
     (final / 'log-checks.txt').write_text(''.join(n + '\n' for n in notes))
     for note in notes:
         print(f'{tree.name} tree, lane {lane}: kernel log: {note}')

@@ -74,7 +74,7 @@ def run_verify() -> Tuple[int, int]:
         for lane in kunit_run.LANES:
             for name, tree in the_trees.items():
                 actual[column_name(name, lane)] = kunit_run.run(
-                    tree, lane, project.CACHE)
+                    tree, lane, project.CACHE, expected=list(expected))
     columns = list(actual)
     rows = verify.compare(expected, actual, columns)
     text = verify.render(rows, columns)

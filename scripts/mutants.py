@@ -17,10 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Sequence, Tuple
 
-import kernel_log
 import kunit_run
 import project
-import results
 import trees
 from project import SeriesError
 from trees import Tree
@@ -87,13 +85,9 @@ def killed_by(mutant: Mutant, outcomes: Dict[str, str]) -> List[str]:
 
 def worktree(cache: Path) -> Tree:
     """trees/mutant, detached at the patched branch, clean."""
-    path = cache / 'trees' / TREE_NAME
-    repo = cache / 'linux.git'
-    if not (path / '.git').exists():
-        trees.git(repo, 'worktree', 'prune')
-        trees.git(repo, 'worktree', 'add', '--detach', str(path), 'patched')
-    reset(path)
-    return Tree(TREE_NAME, path)
+    tree = trees.scratch_worktree(cache, TREE_NAME, 'patched')
+    reset(tree.path)
+    return tree
 
 
 def reset(path: Path) -> None:
@@ -128,36 +122,65 @@ def run_one(tree: Tree, mutant: Mutant, cache: Path) -> Dict[str, str]:
             kunit_run.build_dir_name(mutant.lane))
     finally:
         reset(tree.path)
-    log = final / 'test.log'
-    outcomes, _ = kernel_log.apply(
-        results.load(final / 'results.json'),
-        log.read_text(errors='replace') if log.exists() else '',
-        kernel_log.load_expected(project.WARNINGS))
+    outcomes, _ = kunit_run.outcomes_of(
+        final, tree.path, kunit_run.build_dir_name(mutant.lane))
     return outcomes
 
 
-def render(rows: Sequence[Tuple[Mutant, List[str]]]) -> str:
+@dataclass(frozen=True)
+class Verdict:
+    mutant: Mutant
+    kills: Tuple[str, ...] = ()
+    error: str = ''         # the mutant could not be judged
+
+    @property
+    def killed(self) -> bool:
+        return bool(self.kills) and not self.error
+
+
+def judge(tree: Tree, mutant: Mutant, cache: Path) -> Verdict:
+    """One mutant's verdict; a build or boot failure is not a kill."""
+    try:
+        outcomes = run_one(tree, mutant, cache)
+    except SeriesError as e:
+        return Verdict(mutant, error=str(e))
+    return Verdict(mutant, tuple(killed_by(mutant, outcomes)))
+
+
+def render(verdicts: Sequence[Verdict]) -> str:
     lines = ['| mutant | lane | what it undoes | killed by | verdict |',
              '|---|---|---|---|---|']
-    for mutant, kills in rows:
+    for v in verdicts:
+        kills = list(v.kills)
         shown = ', '.join(kills[:3]) + (f' (+{len(kills) - 3})'
                                         if len(kills) > 3 else '')
-        lines.append(f'| {mutant.name} | {mutant.lane} | {mutant.what()} | '
-                     f'{shown or "-"} | {"killed" if kills else "SURVIVED"} |')
-    killed = sum(bool(k) for _, k in rows)
-    lines.append(f'{len(rows)} mutants: {killed} killed, '
-                 f'{len(rows) - killed} survived')
+        verdict = ('killed' if v.killed else
+                   f'ERROR: {v.error}' if v.error else 'SURVIVED')
+        lines.append(f'| {v.mutant.name} | {v.mutant.lane} | '
+                     f'{v.mutant.what()} | {shown or "-"} | {verdict} |')
+    killed = sum(v.killed for v in verdicts)
+    errors = sum(bool(v.error) for v in verdicts)
+    lines.append(f'{len(verdicts)} mutants: {killed} killed, '
+                 f'{len(verdicts) - killed - errors} survived, '
+                 f'{errors} not judged')
     return '\n'.join(lines)
 
 
 def run(cache: Path, names: Sequence[str] = ()) -> int:
-    """Every (or each named) mutant; returns the number that survived."""
+    """Every (or each named) mutant; returns how many were not killed."""
     chosen = select(load(), names)
     tree = worktree(cache)
-    rows = [(m, killed_by(m, run_one(tree, m, cache))) for m in chosen]
-    table = render(rows)
+    verdicts = []
+    for mutant in chosen:
+        verdicts.append(judge(tree, mutant, cache))
+        v = verdicts[-1]
+        print(f'mutant {mutant.name}: '
+              + ('killed by ' + ', '.join(v.kills[:3]) if v.killed else
+                 f'not judged: {v.error}' if v.error else 'SURVIVED'),
+              flush=True)
+    table = render(verdicts)
     out = project.RESULTS / 'mutants'
     out.mkdir(parents=True, exist_ok=True)
     (out / 'kill-table.md').write_text(table + '\n')
     print(table)
-    return sum(not k for _, k in rows)
+    return sum(not v.killed for v in verdicts)

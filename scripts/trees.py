@@ -136,6 +136,17 @@ class Tree:
     path: Path
 
 
+def scratch_worktree(cache: Path, name: str, ref: str) -> Tree:
+    """trees/<name>: a detached worktree of its own for walks and mutants,
+    made at ref once and kept, with its build directories, between runs."""
+    path = cache / 'trees' / name
+    repo = cache / 'linux.git'
+    if not (path / '.git').exists():
+        git(repo, 'worktree', 'prune')
+        git(repo, 'worktree', 'add', '--detach', str(path), ref)
+    return Tree(name, path)
+
+
 def _changed_files(tree: Path, old: str, new: str) -> List[str]:
     out = git(tree, 'diff', '--name-only', '--no-renames', old, new).stdout
     return out.splitlines()

@@ -19,10 +19,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import bench
 import bench_run
-import kernel_log
 import kunit_run
 import project
-import results
 import stats
 import trees
 from project import SeriesError
@@ -91,15 +89,6 @@ def render(steps: Sequence[Step]) -> str:
     return '\n'.join(lines)
 
 
-def worktree(cache: Path) -> Tree:
-    path = cache / 'trees' / TREE_NAME
-    repo = cache / 'linux.git'
-    if not (path / '.git').exists():
-        trees.git(repo, 'worktree', 'prune')
-        trees.git(repo, 'worktree', 'add', '--detach', str(path), 'base')
-    return Tree(TREE_NAME, path)
-
-
 def run_step(tree: Tree, commit: str, subject: str, cache: Path,
              bench_filter: Optional[str], boots: int) -> Step:
     trees.git(tree.path, 'checkout', '-q', '--detach', commit)
@@ -114,11 +103,8 @@ def run_step(tree: Tree, commit: str, subject: str, cache: Path,
     except SeriesError as e:
         step.error = str(e).rsplit(': ', 1)[-1]
         return step
-    log = final / 'test.log'
-    step.outcomes, _ = kernel_log.apply(
-        results.load(final / 'results.json'),
-        log.read_text(errors='replace') if log.exists() else '',
-        kernel_log.load_expected(project.WARNINGS))
+    step.outcomes, _ = kunit_run.outcomes_of(
+        final, tree.path, kunit_run.build_dir_name('main'))
     for number in range(boots if bench_filter else 0):
         cmd = bench_run.command('run' if number == 0 else 'exec', 'quick',
                                 'host', jobs)
@@ -134,7 +120,7 @@ def run_step(tree: Tree, commit: str, subject: str, cache: Path,
 def run(cache: Path, bench_filter: Optional[str] = None,
         boots: int = 3) -> int:
     """Walk the series; returns the number of prefixes that do not build."""
-    tree = worktree(cache)
+    tree = trees.scratch_worktree(cache, TREE_NAME, 'base')
     steps = [run_step(tree, commit, subject, cache, bench_filter, boots)
              for commit, subject in prefixes(cache / 'linux.git')]
     table = render(steps)

@@ -46,8 +46,12 @@ class VerdictTest(unittest.TestCase):
             self.assertEqual(bisect_run.main(['--cases', ' , ']), 128)
             self.assertEqual(bisect_run.main(['--cases', 'a',
                                               '--lane', 'kasan']), 128)
-            self.assertEqual(bisect_run.main(['--cases', 'a', '--tree',
-                                              '/nonexistent']), 128)
+            # An unknown suite would make every commit "skip".
+            self.assertEqual(bisect_run.main(['--cases', 'no_such_suite.*']),
+                             128)
+            self.assertEqual(bisect_run.main(['--cases', 'vmalloc_bulk_free.*',
+                                              '--tree', '/nonexistent']),
+                             128)
 
 
 class PlantedRegressionTest(unittest.TestCase):
@@ -75,7 +79,7 @@ class PlantedRegressionTest(unittest.TestCase):
                 commits[name] = git(tree, 'rev-parse', 'HEAD').strip()
             env = dict(os.environ, MMSERIES_RESULTS=str(Path(tmp) / 'out'))
             helper = [sys.executable, str(SCRIPTS / 'bisect_run.py'),
-                      '--cases', 'vmalloc_bulk_free.vfree_refcount_test']
+                      '--cases', 'vmalloc_bulk_free.vfree_refcount_test*']
 
             # A commit that does not build is skipped, with the error.
             git(tree, 'checkout', '-q', commits['p4'])

@@ -69,14 +69,17 @@ class PatternsTest(unittest.TestCase):
                          {'s.a.1': 'pass'})
 
 
-if __name__ == '__main__':
-    unittest.main()
+class IsolationGlobsTest(unittest.TestCase):
+    def test_isolation_globs(self) -> None:
+        self.assertEqual(kunit_run.isolation_globs(
+            ['a.c2.p1', 'a.c2.p2', 'a.c3', 'b.x.p', 'b.y'],
+            {'a.c1': 'crash'}), ['a.c2', 'a.c3', 'b'])
 
 
 class RunTest(unittest.TestCase):
     """run() against a stand-in kunit.py, so no kernel is needed."""
 
-    def run_with(self, script: str) -> tuple:
+    def run_with(self, script: str, expected: tuple = ()) -> tuple:
         import tempfile
         from unittest import mock
         from project import SeriesError
@@ -89,7 +92,8 @@ class RunTest(unittest.TestCase):
         with mock.patch.object(project, 'RESULTS', root / 'build'):
             try:
                 got = kunit_run.run(Tree('base', root / 'tree'), 'main',
-                                    root / 'cache', jobs=1)
+                                    root / 'cache', jobs=1,
+                                    expected=expected)
                 return got, None, root / 'build' / 'runs'
             except SeriesError as e:
                 return None, str(e), root / 'build' / 'runs'
@@ -142,3 +146,30 @@ class RunTest(unittest.TestCase):
         self.assertEqual(got[case], 'fail')
         self.assertIn(case, (runs / 'base-main' / 'log-checks.txt')
                       .read_text())
+
+    def test_a_crash_is_isolated_and_the_rest_still_runs(self) -> None:
+        # The full run dies in suite a's case c1: c2 and suite b never
+        # report. Run again, b as a suite and a's c2 alone, they do.
+        script = (
+            'import json, sys\n'
+            'out = [a for a in sys.argv if a.startswith("--json=")][0][7:]\n'
+            'glob = sys.argv[-2] if sys.argv[1] == "exec" else "all"\n'
+            'suites = {\n'
+            '  "all": [("a", [("c1", "ERROR")])],\n'
+            '  "b": [("b", [("x", "PASS")])],\n'
+            '  "a.c2": [("a", [("c2", "PASS")])]}[glob]\n'
+            'json.dump({"name": "KUnit Test Group", "sub_groups": [\n'
+            '  {"name": s, "test_cases": [{"name": c, "status": st}\n'
+            '   for c, st in cases]} for s, cases in suites],\n'
+            '  }, open(out, "w"))\n')
+        got, err, runs = self.run_with(script, ('a.c1', 'a.c2', 'b.x'))
+        self.assertIsNone(err)
+        self.assertEqual(got, {'a.c1': 'crash', 'a.c2': 'pass',
+                               'b.x': 'pass'})
+        self.assertEqual(sorted(p.name for p in runs.iterdir()),
+                         ['base-main', 'base-main-isolated-a.c2',
+                          'base-main-isolated-b'])
+
+
+if __name__ == '__main__':
+    unittest.main()

@@ -68,12 +68,23 @@ class SelectAndJudgeTest(unittest.TestCase):
     def test_render(self) -> None:
         with mock.patch.object(mutants.Mutant, 'what',
                                return_value='undoes X'):
-            text = mutants.render([(self.M, ['a', 'b', 'c', 'd']),
-                                   (self.M, [])])
+            text = mutants.render([
+                mutants.Verdict(self.M, ('a', 'b', 'c', 'd')),
+                mutants.Verdict(self.M),
+                mutants.Verdict(self.M, error='kunit.py failed')])
         self.assertIn('| m | main | undoes X | a, b, c (+1) | killed |',
                       text)
         self.assertIn('| - | SURVIVED |', text)
-        self.assertTrue(text.endswith('2 mutants: 1 killed, 1 survived'))
+        self.assertIn('| - | ERROR: kunit.py failed |', text)
+        self.assertTrue(text.endswith('3 mutants: 1 killed, 1 survived, '
+                                      '1 not judged'))
+
+    def test_build_failure_is_not_a_kill(self) -> None:
+        with mock.patch.object(mutants, 'run_one',
+                               side_effect=SeriesError('does not build')):
+            v = mutants.judge(Tree('mutant', Path('/x')), self.M, Path('/c'))
+        self.assertFalse(v.killed)
+        self.assertEqual(v.error, 'does not build')
 
 
 class ApplyTest(unittest.TestCase):

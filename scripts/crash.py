@@ -1,0 +1,113 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Crashes and hangs of a kernel under kunit.py.
+
+A hang: once the kernel boots, kunit.py prints a line per case as the
+KTAP output streams in; no new line for STALL_S seconds means the running
+suite hangs. The watchdog then stops QEMU (not kunit.py), so that kunit.py
+parses what came, marks the case in progress as crashed and writes its
+JSON as after any crash; the run records that it was a timeout.
+
+A crash: the kernel log has an oops, a BUG or a panic; its call trace is
+decoded with the tree's own scripts/decode_stacktrace.sh.
+"""
+
+import os
+import re
+import signal
+import subprocess
+import time
+from pathlib import Path
+from typing import List, Optional
+
+# No KTAP progress for this long, once booted: the suite hangs. The
+# slowest case (the 1G gigantic folio under TCG) takes about a minute.
+STALL_S = 300
+BOOTED = 'Starting KUnit Kernel'
+POLL_S = 2.0
+
+_CRASH = re.compile(r'(Internal error: Oops|Unable to handle kernel |'
+                    r'kernel BUG at |Kernel panic - not syncing|'
+                    r'BUG: (?:unable|kernel|soft lockup|scheduling))')
+_TRACE_START = re.compile(r'(Call trace:|Internal error:|'
+                          r'Unable to handle kernel |kernel BUG at )')
+_TRACE_END = re.compile(r'(---\[ end trace|Kernel panic|^\s*(?:not )?ok \d)')
+
+
+def children(pid: int, proc_root: Path = Path('/proc')) -> List[int]:
+    """Every descendant of pid (QEMU is kunit.py's child)."""
+    parents = {}
+    for stat in proc_root.glob('[0-9]*/stat'):
+        try:
+            fields = stat.read_text().rsplit(')', 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        parents[int(stat.parent.name)] = int(fields[1])
+    found, frontier = [], [pid]
+    while frontier:
+        parent = frontier.pop()
+        kids = [p for p, pp in parents.items() if pp == parent]
+        found += kids
+        frontier += kids
+    return found
+
+
+def watch(proc: 'subprocess.Popen[bytes]', output: Path,
+          stall_s: float = STALL_S, poll_s: float = POLL_S) -> bool:
+    """Wait for proc; stop its children (QEMU) when its output, once the
+    kernel booted, stays still for stall_s. True if it had to."""
+    fired = False
+    size, still_since = -1, time.monotonic()
+    nap = 0.05
+    while proc.poll() is None:
+        # Short naps first: most commands of the host tests end at once.
+        time.sleep(nap)
+        nap = min(nap * 2, poll_s)
+        now_size = output.stat().st_size if output.exists() else 0
+        if now_size != size:
+            size, still_since = now_size, time.monotonic()
+            continue
+        if fired or time.monotonic() - still_since < stall_s:
+            continue
+        if BOOTED not in output.read_text(errors='replace'):
+            continue        # still building: no limit there
+        fired = True
+        for child in children(proc.pid):
+            try:
+                os.kill(child, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+    return fired
+
+
+def crashed(log: str) -> bool:
+    return bool(_CRASH.search(log))
+
+
+def trace_of(log: str) -> Optional[str]:
+    """The first oops/BUG/panic report of the log, up to its end."""
+    lines = log.splitlines()
+    for i, line in enumerate(lines):
+        if _TRACE_START.search(line):
+            out = []
+            for following in lines[max(0, i - 2):]:
+                out.append(following)
+                if len(out) > 3 and _TRACE_END.search(following):
+                    break
+            return '\n'.join(out) + '\n'
+    return None
+
+
+def decode(tree: Path, build_dir: str, trace: str,
+           cross_compile: str) -> str:
+    """The trace through the tree's scripts/decode_stacktrace.sh, with
+    file:line where the kernel has debug info; the raw trace if the
+    script is missing or fails."""
+    script = tree / 'scripts' / 'decode_stacktrace.sh'
+    vmlinux = tree / build_dir / 'vmlinux'
+    if not script.exists() or not vmlinux.exists():
+        return trace
+    proc = subprocess.run(['bash', str(script), str(vmlinux), str(tree)],
+                          input=trace, capture_output=True, text=True,
+                          env=dict(os.environ, CROSS_COMPILE=cross_compile),
+                          check=False)
+    return proc.stdout if proc.returncode == 0 and proc.stdout else trace
