@@ -6,15 +6,16 @@
 #                 (PROFILE=smoke|quick|full, BOOTS=n, CLOCK=host|icount)
 #   make mutants  every mutant of kunit/mutants/ must be killed (MUTANT=names)
 #   make walk     the suites at every prefix of the series (BENCH=glob)
+#   make sanitize the patched tree under KASAN, lockdep, kmemleak & co.
 PYTHON ?= python3
 TOOL := $(PYTHON) scripts/mmseries.py
 PROFILE ?= quick
 BOOTS ?= 4
 CLOCK ?= host
 
-.PHONY: report test verify unit trees deps bench mutants walk clean
+.PHONY: report test verify unit trees deps bench mutants walk sanitize clean
 
-report test verify unit trees deps:
+report test verify unit trees deps sanitize:
 	@$(TOOL) $@
 
 bench:

@@ -17,7 +17,7 @@ import signal
 import subprocess
 import time
 from pathlib import Path
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 # No KTAP progress for this long, once booted: the suite hangs. The
 # slowest case (the 1G gigantic folio under TCG) takes about a minute.
@@ -81,6 +81,15 @@ def watch(proc: 'subprocess.Popen[bytes]', output: Path,
 
 def crashed(log: str) -> bool:
     return bool(_CRASH.search(log))
+
+
+def crashed_case(splats: Dict[str, List[str]]) -> Optional[str]:
+    """The first case (in log order) under which an oops, BUG or panic was
+    filed, from kernel_log.splats_by_case()."""
+    for case, lines in splats.items():
+        if any(_CRASH.search(line) for line in lines):
+            return case
+    return None
 
 
 def trace_of(log: str) -> Optional[str]:

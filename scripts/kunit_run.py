@@ -37,14 +37,14 @@ def build_dir_name(lane: str) -> str:
 
 
 def tool_command(action: str, build_dir: str, configs: Sequence[Path],
-                 jobs: int) -> List[str]:
+                 jobs: int, timeout: int = RUN_TIMEOUT_S) -> List[str]:
     """The tree's kunit.py for arm64 QEMU; "run" builds first (with the
     config fragments, through ccache), "exec" only boots what is built."""
     cmd = [sys.executable, 'tools/testing/kunit/kunit.py', action,
            '--arch=arm64', f'--cross_compile={CROSS_COMPILE}',
            f'--build_dir={build_dir}',
            f'--qemu_config={project.QEMU_CONFIG}',
-           f'--timeout={RUN_TIMEOUT_S}']
+           f'--timeout={timeout}']
     if action == 'run':
         cmd += [*[f'--kunitconfig={k}' for k in configs],
                 '--make_options', f'CC=ccache {CROSS_COMPILE}gcc',
@@ -153,7 +153,9 @@ def outcomes_of(final: Path, tree: Path, build_dir: str
     if trace and crash.crashed(log):
         decoded = crash.decode(tree, build_dir, trace, CROSS_COMPILE)
         (final / 'crash-trace.txt').write_text(decoded)
-        where = broken[0] if broken else 'the run'
+        where = (broken[0] if broken else
+                 crash.crashed_case(kernel_log.splats_by_case(log)) or
+                 'the run')
         notes.append(f'{where}: CRASHED: '
                      + project.last_line(trace.split('Call trace:')[0],
                                          'oops') +

@@ -11,6 +11,7 @@
            ends with "N passed, N failed"
   bench    the A/B benchmark report (--profile, --boots, --clock)
   mutants  apply each mutant alone to the patched tree, require it killed
+  sanitize the patched tree's suites under KASAN, lockdep, kmemleak & co.
   walk     build and run the suites at every prefix of the series
            (--bench GLOB --boots K: also benchmarks moved per patch)
 """
@@ -32,6 +33,7 @@ import manifest
 import mutants
 import packages
 import project
+import sanitizers
 import series
 import test_vmalloc_run
 import trees
@@ -171,6 +173,13 @@ def cmd_walk_args(argv: List[str]) -> int:
     return 1 if broken else 0
 
 
+def cmd_sanitize() -> int:
+    with build_lock(project.CACHE):
+        the_trees = prepare_trees()
+        found = sanitizers.run(the_trees['patched'], project.CACHE)
+    return 1 if found else 0
+
+
 def cmd_deps() -> int:
     packages.ensure()
     # busybox-static for test_vmalloc's initramfs is fetched, not
@@ -225,6 +234,7 @@ def cmd_test() -> int:
 
 
 COMMANDS = {'deps': cmd_deps, 'trees': cmd_trees, 'verify': cmd_verify,
+            'sanitize': cmd_sanitize,
             'report': cmd_report, 'unit': cmd_unit, 'test': cmd_test}
 
 

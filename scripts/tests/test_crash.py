@@ -62,3 +62,35 @@ class ChildrenTest(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class RecordedOopsTest(unittest.TestCase):
+    """A real log: the page_table_check mutant (kunit/mutants/) hits a
+    BUG_ON in the ptc lane; KUnit's try-catch survives it."""
+
+    LOG = (Path(__file__).parent / 'data' /
+           'test-log-ptc-mutant-oops.log').read_text()
+
+    def test_classified_and_attributed(self) -> None:
+        import kernel_log
+        self.assertTrue(crash.crashed(self.LOG))
+        self.assertEqual(crash.crashed_case(
+            kernel_log.splats_by_case(self.LOG)),
+            'arm64_hugetlb_entries.set_huge_pte_at_test.32M_contpmd_present')
+
+    def test_trace_cut_from_the_log(self) -> None:
+        trace = crash.trace_of(self.LOG)
+        self.assertIn('kernel BUG at mm/page_table_check.c:90!', trace)
+        self.assertIn('Call trace:', trace)
+        self.assertIn('---[ end trace', trace.splitlines()[-1])
+        self.assertNotIn('not ok 7', trace)
+
+    def test_decode_falls_back_to_the_raw_trace(self) -> None:
+        # No vmlinux there: the raw trace is kept.
+        trace = crash.trace_of(self.LOG)
+        self.assertEqual(crash.decode(Path('/nonexistent'), '.kunit-main',
+                                      trace, 'aarch64-linux-gnu-'), trace)
+
+    def test_a_warn_is_not_a_crash(self) -> None:
+        self.assertFalse(crash.crashed(
+            'WARNING: CPU: 0 PID: 7 at mm/vmalloc.c:1 f+0x0/0x4\nok 1 a\n'))
