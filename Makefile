@@ -7,15 +7,16 @@
 #   make mutants  every mutant of kunit/mutants/ must be killed (MUTANT=names)
 #   make walk     the suites at every prefix of the series (BENCH=glob)
 #   make sanitize the patched tree under KASAN, lockdep, kmemleak & co.
+#   make cross    every prefix for x86_64 and riscv64; suites on x86_64
 PYTHON ?= python3
 TOOL := $(PYTHON) scripts/mmseries.py
 PROFILE ?= quick
 BOOTS ?= 4
 CLOCK ?= host
 
-.PHONY: report test verify unit trees deps bench mutants walk sanitize clean
+.PHONY: report test verify unit trees deps bench mutants walk sanitize cross clean
 
-report test verify unit trees deps sanitize:
+report test verify unit trees deps sanitize cross:
 	@$(TOOL) $@
 
 bench:

@@ -12,6 +12,8 @@
   bench    the A/B benchmark report (--profile, --boots, --clock)
   mutants  apply each mutant alone to the patched tree, require it killed
   sanitize the patched tree's suites under KASAN, lockdep, kmemleak & co.
+  cross    every prefix built for x86_64 and riscv64; generic suites on
+           x86_64 QEMU
   walk     build and run the suites at every prefix of the series
            (--bench GLOB --boots K: also benchmarks moved per patch)
 """
@@ -28,6 +30,7 @@ import base_source
 import bench
 import bench_report
 import bench_run
+import cross
 import kunit_run
 import manifest
 import mutants
@@ -180,6 +183,12 @@ def cmd_sanitize() -> int:
     return 1 if found else 0
 
 
+def cmd_cross() -> int:
+    with build_lock(project.CACHE):
+        the_trees = prepare_trees()
+        return cross.run(project.CACHE, the_trees)
+
+
 def cmd_deps() -> int:
     packages.ensure()
     # busybox-static for test_vmalloc's initramfs is fetched, not
@@ -234,7 +243,7 @@ def cmd_test() -> int:
 
 
 COMMANDS = {'deps': cmd_deps, 'trees': cmd_trees, 'verify': cmd_verify,
-            'sanitize': cmd_sanitize,
+            'sanitize': cmd_sanitize, 'cross': cmd_cross,
             'report': cmd_report, 'unit': cmd_unit, 'test': cmd_test}
 
 

@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+import unittest
+
+import cross
+
+
+class CommandTest(unittest.TestCase):
+    def test_riscv_build_is_cross_compiled_through_ccache(self) -> None:
+        cmd = cross.command('build', cross.ARCHES[1], 2, False)
+        self.assertIn('--arch=riscv', cmd)
+        self.assertIn('--cross_compile=riscv64-linux-gnu-', cmd)
+        self.assertIn('CC=ccache riscv64-linux-gnu-gcc', cmd)
+        self.assertIn('--build_dir=.kunit-riscv64', cmd)
+        # kunit.py build takes no --timeout.
+        self.assertFalse([a for a in cmd if a.startswith('--timeout')])
+
+    def test_x86_run_uses_kvm_when_asked(self) -> None:
+        cmd = cross.command('run', cross.ARCHES[0], 2, True)
+        self.assertIn('--arch=x86_64', cmd)
+        self.assertIn('CC=ccache gcc', cmd)
+        self.assertIn('--qemu_args=-enable-kvm -cpu host', cmd)
+        self.assertNotIn('--qemu_args=-enable-kvm -cpu host',
+                         cross.command('run', cross.ARCHES[0], 2, False))
+
+    def test_kvm_absent(self) -> None:
+        self.assertFalse(cross.kvm_works('/nonexistent/kvm'))
+
+
+class ExpectationsTest(unittest.TestCase):
+    def test_generic_suites_only(self) -> None:
+        got = cross.generic_expectations('patched')
+        self.assertTrue(got)
+        self.assertTrue(all(c.startswith('vmalloc_') for c in got))
+        self.assertEqual(
+            got['vmalloc_page_array.page_array_not_vmalloc_test'], 'pass')
+
+    def test_differences_and_table(self) -> None:
+        self.assertEqual(cross.differences({'a': 'pass', 'b': 'skip'},
+                                           {'a': 'fail'}),
+                         ['a: expected pass, got fail',
+                          'b: expected skip, got missing'])
+        text = cross.render_builds([('base', {'x86_64': '',
+                                              'riscv64': 'x.c:1: error: e'})])
+        self.assertIn('| base | builds | x.c:1: error: e |', text)
+        self.assertTrue(text.endswith('1 do not build'))
+
+
+if __name__ == '__main__':
+    unittest.main()
