@@ -118,8 +118,10 @@ def main(argv: List[str]) -> int:
         if not (args.tree / 'tools/testing/kunit/kunit.py').exists():
             raise SeriesError(f'{args.tree}: not a kernel tree (no '
                               'tools/testing/kunit/kunit.py)')
-        return test_commit(args.tree.resolve(), args.lane, patterns,
-                           args.glue)
+        # Never two kernel builds at once: wait for any other run.
+        with project.build_lock(project.CACHE):
+            return test_commit(args.tree.resolve(), args.lane, patterns,
+                               args.glue)
     except Untestable as e:
         print(f'bisect: skip: {e}')
         return SKIP

@@ -19,12 +19,10 @@
 """
 
 import argparse
-import fcntl
 import sys
 import unittest
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Dict, Iterator, List, Tuple
+from typing import Dict, List, Tuple
 
 import base_source
 import bench
@@ -45,19 +43,6 @@ import walk
 from project import SeriesError
 
 
-@contextmanager
-def build_lock(cache: Path) -> Iterator[None]:
-    """Never two kernel builds at once on this machine."""
-    cache.mkdir(parents=True, exist_ok=True)
-    with open(cache / 'build.lock', 'w') as lock:
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            print('waiting for another build to finish', flush=True)
-            fcntl.flock(lock, fcntl.LOCK_EX)
-        yield
-
-
 def prepare_trees() -> Dict[str, trees.Tree]:
     packages.ensure()
     the_series = series.load(project.PATCHES)
@@ -74,7 +59,7 @@ def run_verify() -> Tuple[int, int]:
     """Build and run both trees; print the matrix; return its counts."""
     expected = manifest.load(project.MANIFEST)
     actual: Dict[str, Dict[str, str]] = {}
-    with build_lock(project.CACHE):
+    with project.build_lock(project.CACHE):
         the_trees = prepare_trees()
         for lane in kunit_run.LANES:
             for name, tree in the_trees.items():
@@ -104,7 +89,7 @@ def run_unit() -> Tuple[int, int]:
 def run_bench(profile: str, boots: int, clock: str) -> Tuple[int, int]:
     """The A/B benchmark report (harness and test_vmalloc.ko); returns
     (benchmarks ran or compared, 0)."""
-    with build_lock(project.CACHE):
+    with project.build_lock(project.CACHE):
         the_trees = prepare_trees()
         base, patched = bench_run.ab(the_trees, project.CACHE, profile,
                                      clock, boots)
@@ -155,7 +140,7 @@ def cmd_bench_args(argv: List[str]) -> int:
 
 
 def cmd_mutants_args(names: List[str]) -> int:
-    with build_lock(project.CACHE):
+    with project.build_lock(project.CACHE):
         prepare_trees()
         survived = mutants.run(project.CACHE, names)
     return 1 if survived else 0
@@ -170,21 +155,21 @@ def cmd_walk_args(argv: List[str]) -> int:
     args = parser.parse_args(argv)
     if args.boots < 2:
         raise SeriesError('--boots must be at least 2 to compare')
-    with build_lock(project.CACHE):
+    with project.build_lock(project.CACHE):
         prepare_trees()
         broken = walk.run(project.CACHE, args.bench, args.boots)
     return 1 if broken else 0
 
 
 def cmd_sanitize() -> int:
-    with build_lock(project.CACHE):
+    with project.build_lock(project.CACHE):
         the_trees = prepare_trees()
         found = sanitizers.run(the_trees['patched'], project.CACHE)
     return 1 if found else 0
 
 
 def cmd_cross() -> int:
-    with build_lock(project.CACHE):
+    with project.build_lock(project.CACHE):
         the_trees = prepare_trees()
         return cross.run(project.CACHE, the_trees)
 
@@ -202,7 +187,7 @@ def cmd_deps() -> int:
 
 
 def cmd_trees() -> int:
-    with build_lock(project.CACHE):
+    with project.build_lock(project.CACHE):
         prepare_trees()
     return 0
 

@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 """Paths, pins and the error type shared by the project's host scripts."""
 
+import fcntl
 import os
 import subprocess
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Dict, Optional, Sequence
+from typing import Dict, Iterator, Optional, Sequence
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -62,3 +64,16 @@ def run(cmd: Sequence[str], what: str, cwd: Optional[Path] = None,
         raise SeriesError(f'{what} failed: '
                           f'{last_line(proc.stderr or proc.stdout)}')
     return proc
+
+
+@contextmanager
+def build_lock(cache: Path) -> Iterator[None]:
+    """Never two kernel builds at once on this machine."""
+    cache.mkdir(parents=True, exist_ok=True)
+    with open(cache / 'build.lock', 'w') as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print('waiting for another build to finish', flush=True)
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        yield

@@ -170,6 +170,27 @@ class RunTest(unittest.TestCase):
                          ['base-main', 'base-main-isolated-a.c2',
                           'base-main-isolated-b'])
 
+    def test_a_suite_that_dies_again_goes_case_by_case(self) -> None:
+        # Suite a never reports in the full run; run alone it dies after
+        # c1, so c2 and c3 are run one by one.
+        script = (
+            'import json, sys\n'
+            'out = [a for a in sys.argv if a.startswith("--json=")][0][7:]\n'
+            'glob = sys.argv[-2] if sys.argv[1] == "exec" else "all"\n'
+            'suites = {\n'
+            '  "all": [("b", [("x", "ERROR")])],\n'
+            '  "a": [("a", [("c1", "ERROR")])],\n'
+            '  "a.c2": [("a", [("c2", "PASS")])],\n'
+            '  "a.c3": [("a", [("c3", "FAIL")])]}[glob]\n'
+            'json.dump({"name": "KUnit Test Group", "sub_groups": [\n'
+            '  {"name": s, "test_cases": [{"name": c, "status": st}\n'
+            '   for c, st in cases]} for s, cases in suites],\n'
+            '  }, open(out, "w"))\n')
+        got, err, _ = self.run_with(script, ('b.x', 'a.c1', 'a.c2', 'a.c3'))
+        self.assertIsNone(err)
+        self.assertEqual(got, {'b.x': 'crash', 'a.c1': 'crash',
+                               'a.c2': 'pass', 'a.c3': 'fail'})
+
 
 if __name__ == '__main__':
     unittest.main()
