@@ -5,8 +5,8 @@
  */
 #include <kunit/test.h>
 #include <linux/gfp.h>
+#include <linux/mm.h>
 #include <linux/rcupdate.h>
-#include <linux/vmstat.h>
 
 #include "free_pages_check.h"
 

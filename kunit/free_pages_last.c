@@ -7,6 +7,7 @@
  * KASAN quarantine and kmemleak's metadata).
  */
 #include <kunit/test.h>
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/mount.h>
