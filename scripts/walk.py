@@ -101,7 +101,8 @@ def run_step(tree: Tree, commit: str, subject: str, cache: Path,
                                   kunit_run.kunit_command('main', jobs),
                                   cache, kunit_run.build_dir_name('main'))
     except SeriesError as e:
-        step.error = str(e).rsplit(': ', 1)[-1]
+        # kunit_run's message ends "(exit N, see DIR): <first error>".
+        step.error = str(e).split('): ', 1)[-1]
         return step
     step.outcomes, _ = kunit_run.outcomes_of(
         final, tree.path, kunit_run.build_dir_name('main'))

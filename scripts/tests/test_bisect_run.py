@@ -77,7 +77,10 @@ class PlantedRegressionTest(unittest.TestCase):
                 git(tree, 'add', '-A')
                 git(tree, 'commit', '-q', '-m', name)
                 commits[name] = git(tree, 'rev-parse', 'HEAD').strip()
-            env = dict(os.environ, MMSERIES_RESULTS=str(Path(tmp) / 'out'))
+            # A cache of its own: the helper takes the cache's build lock,
+            # which a real build may hold while the host tests run.
+            env = dict(os.environ, MMSERIES_RESULTS=str(Path(tmp) / 'out'),
+                       MMSERIES_CACHE=str(Path(tmp) / 'cache'))
             helper = [sys.executable, str(SCRIPTS / 'bisect_run.py'),
                       '--cases', 'vmalloc_bulk_free.vfree_refcount_test*']
 

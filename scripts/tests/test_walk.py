@@ -32,5 +32,23 @@ class WalkTest(unittest.TestCase):
         self.assertIn('| 03 | F5 | 1 | b fail->pass |', text)
 
 
+class RunStepTest(unittest.TestCase):
+    def test_unbuildable_prefix_keeps_the_error(self) -> None:
+        from pathlib import Path
+        from unittest import mock
+        from project import SeriesError
+        from trees import Tree
+        err = SeriesError('walk tree, prefix 0123: kunit.py failed (exit 1, '
+                          'see /b/runs/walk-0123.failed): ../mm/x.c:3:16: '
+                          "error: 'y' undeclared")
+        with mock.patch.object(walk.trees, 'git'), \
+                mock.patch.object(walk.kunit_run, 'execute',
+                                  side_effect=err):
+            step = walk.run_step(Tree('walk', Path('/t')), '0123abcd',
+                                 'F3', Path('/c'), None, 3)
+        self.assertIsNone(step.outcomes)
+        self.assertEqual(step.error, "../mm/x.c:3:16: error: 'y' undeclared")
+
+
 if __name__ == '__main__':
     unittest.main()
