@@ -15,6 +15,7 @@
 #include <linux/string.h>
 
 #include "free_pages_check.h"
+#include "kern_mount_fixture.h"
 
 /* 16 MiB with 4K pages: about 0.2% of the guest's 8 GiB. */
 #define FREE_PAGES_TOLERANCE	4096L
@@ -30,11 +31,6 @@ static void free_pages_after_test(struct kunit *test)
 	KUNIT_EXPECT_LE(test, before - after, FREE_PAGES_TOLERANCE);
 }
 
-static void kern_unmount_action(void *mnt)
-{
-	kern_unmount(mnt);
-}
-
 /*
  * kmemleak scans on its own only every ten minutes: ask for a scan now,
  * through its debugfs file (debugfs mounted in the kernel, as nothing is
@@ -42,7 +38,6 @@ static void kern_unmount_action(void *mnt)
  */
 static void kmemleak_scan_test(struct kunit *test)
 {
-	struct file_system_type *debugfs = get_fs_type("debugfs");
 	const size_t size = 64 * 1024;
 	unsigned int leaks = 0;
 	struct vfsmount *mnt;
@@ -53,12 +48,7 @@ static void kmemleak_scan_test(struct kunit *test)
 
 	if (!IS_ENABLED(CONFIG_DEBUG_KMEMLEAK))
 		kunit_skip(test, "CONFIG_DEBUG_KMEMLEAK is off");
-	KUNIT_ASSERT_NOT_NULL(test, debugfs);
-	mnt = vfs_kern_mount(debugfs, 0, "debugfs", NULL);
-	put_filesystem(debugfs);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-			kern_unmount_action, mnt), 0);
+	mnt = kunit_kern_mount(test, "debugfs");
 
 	file = file_open_root_mnt(mnt, "kmemleak", O_WRONLY, 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(file));

@@ -17,6 +17,7 @@
 #include <linux/hugetlb.h>
 #include <linux/mount.h>
 
+#include "kern_mount_fixture.h"
 #include "page_events.h"
 
 struct gigantic_order {
@@ -128,11 +129,6 @@ static void folio_alloc_gigantic_refuses_test(struct kunit *test)
  */
 #define POOL_CONTROL	"kernel/mm/hugepages/hugepages-32768kB/nr_hugepages"
 
-static void kern_unmount_action(void *mnt)
-{
-	kern_unmount(mnt);
-}
-
 static int write_nr_hugepages(struct vfsmount *mnt, unsigned long nr)
 {
 	struct file *file;
@@ -155,19 +151,13 @@ static int write_nr_hugepages(struct vfsmount *mnt, unsigned long nr)
 static void hugetlb_pool_resize_test(struct kunit *test)
 {
 	struct hstate *h = size_to_hstate(SZ_32M);
-	struct file_system_type *sysfs = get_fs_type("sysfs");
 	unsigned long before, nr = SZ_32M >> PAGE_SHIFT;
 	struct page_events *ev;
 	struct vfsmount *mnt;
 	unsigned int i;
 
 	KUNIT_ASSERT_NOT_NULL_MSG(test, h, "no 32M hugetlb size");
-	KUNIT_ASSERT_NOT_NULL(test, sysfs);
-	mnt = vfs_kern_mount(sysfs, 0, "sysfs", NULL);
-	put_filesystem(sysfs);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-			kern_unmount_action, mnt), 0);
+	mnt = kunit_kern_mount(test, "sysfs");
 
 	before = h->nr_huge_pages;
 	KUNIT_ASSERT_EQ(test, write_nr_hugepages(mnt, before + 2), 0);

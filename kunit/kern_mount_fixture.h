@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A pseudo filesystem mounted inside the kernel for one KUnit case: under
+ * kunit.py nothing is mounted, yet sysfs and debugfs files are how some
+ * controls are reached.
+ */
+#ifndef _MM_SERIES_KUNIT_KERN_MOUNT_FIXTURE_H
+#define _MM_SERIES_KUNIT_KERN_MOUNT_FIXTURE_H
+
+#include <kunit/test.h>
+#include <linux/mount.h>
+
+/* Mounts @fstype ("sysfs", "debugfs"); unmounted when the case ends. */
+struct vfsmount *kunit_kern_mount(struct kunit *test, const char *fstype);
+
+#endif
