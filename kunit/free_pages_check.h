@@ -2,14 +2,32 @@
 /*
  * Free pages before the first and after the last suite of a run (the
  * sanitizer lane): what the suites took from the buddy allocator and did
- * not give back.
+ * not give back, and which of the kernel's counters it went to.
  */
 #ifndef _MM_SERIES_KUNIT_FREE_PAGES_CHECK_H
 #define _MM_SERIES_KUNIT_FREE_PAGES_CHECK_H
 
-/* Set by the first suite; -1 until then. */
-extern long mm_series_free_pages_before;
+enum free_pages_counter {
+	FPC_FREE,		/* the buddy allocator's free pages */
+	FPC_SLAB,		/* slab pages, reclaimable or not */
+	FPC_VMALLOC,		/* pages of live vmalloc areas */
+	FPC_PERCPU,		/* percpu chunks */
+	FPC_STACK,		/* kernel stacks */
+	FPC_PAGETABLE,		/* accounted page tables */
+	FPC_FILE,		/* page cache */
+	FPC_HUGETLB,		/* hugetlb pools */
+	NR_FREE_PAGES_COUNTERS,
+};
 
-long mm_series_free_pages_now(void);
+struct free_pages_snapshot {
+	long pages[NR_FREE_PAGES_COUNTERS];
+};
+
+/* Taken by the first suite; valid once taken is set. */
+extern struct free_pages_snapshot mm_series_free_pages_before;
+extern bool mm_series_free_pages_taken;
+extern const char *const free_pages_counter_names[NR_FREE_PAGES_COUNTERS];
+
+void mm_series_free_pages_now(struct free_pages_snapshot *snap);
 
 #endif

@@ -5,30 +5,59 @@
  */
 #include <kunit/test.h>
 #include <linux/gfp.h>
+#include <linux/hugetlb.h>
 #include <linux/mm.h>
+#include <linux/percpu.h>
 #include <linux/rcupdate.h>
+#include <linux/sizes.h>
+#include <linux/vmalloc.h>
 
 #include "free_pages_check.h"
 
-long mm_series_free_pages_before = -1;
+struct free_pages_snapshot mm_series_free_pages_before;
+bool mm_series_free_pages_taken;
 
-long mm_series_free_pages_now(void)
+const char *const free_pages_counter_names[NR_FREE_PAGES_COUNTERS] = {
+	[FPC_FREE] = "free",
+	[FPC_SLAB] = "slab",
+	[FPC_VMALLOC] = "vmalloc",
+	[FPC_PERCPU] = "percpu",
+	[FPC_STACK] = "kernel stacks",
+	[FPC_PAGETABLE] = "page tables",
+	[FPC_FILE] = "page cache",
+	[FPC_HUGETLB] = "hugetlb pools",
+};
+
+void mm_series_free_pages_now(struct free_pages_snapshot *snap)
 {
+	long *pages = snap->pages;
+
 	/*
 	 * Pages freed through RCU (kvfree_rcu) and pages sitting on per-cpu
 	 * lists are free, but not counted as such until these run.
 	 */
 	rcu_barrier();
 	drain_all_pages(NULL);
-	return global_zone_page_state(NR_FREE_PAGES);
+	pages[FPC_FREE] = global_zone_page_state(NR_FREE_PAGES);
+	pages[FPC_SLAB] = global_node_page_state_pages(NR_SLAB_RECLAIMABLE_B) +
+			  global_node_page_state_pages(NR_SLAB_UNRECLAIMABLE_B);
+	pages[FPC_VMALLOC] = vmalloc_nr_pages();
+	pages[FPC_PERCPU] = pcpu_nr_pages();
+	pages[FPC_STACK] = global_node_page_state(NR_KERNEL_STACK_KB) /
+			   (PAGE_SIZE / SZ_1K);
+	pages[FPC_PAGETABLE] = global_node_page_state(NR_PAGETABLE) +
+			       global_node_page_state(NR_SECONDARY_PAGETABLE);
+	pages[FPC_FILE] = global_node_page_state(NR_FILE_PAGES);
+	pages[FPC_HUGETLB] = hugetlb_total_pages();
 }
 
 static void free_pages_before_test(struct kunit *test)
 {
-	mm_series_free_pages_before = mm_series_free_pages_now();
+	mm_series_free_pages_now(&mm_series_free_pages_before);
+	mm_series_free_pages_taken = true;
 	kunit_info(test, "free pages before the suites: %ld\n",
-		   mm_series_free_pages_before);
-	KUNIT_EXPECT_GT(test, mm_series_free_pages_before, 0);
+		   mm_series_free_pages_before.pages[FPC_FREE]);
+	KUNIT_EXPECT_GT(test, mm_series_free_pages_before.pages[FPC_FREE], 0);
 }
 
 static struct kunit_case free_pages_first_cases[] = {

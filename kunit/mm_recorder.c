@@ -12,7 +12,7 @@ static void mm_recorder_tlbflush(struct arm64_mm_kunit_hook *hook,
 	unsigned long flags;
 
 	/* Other CPUs flush other mms concurrently: keep only ours. */
-	if (event->mm != rec->mm)
+	if (!READ_ONCE(rec->armed) || event->mm != rec->mm)
 		return;
 
 	spin_lock_irqsave(&rec->lock, flags);
@@ -26,6 +26,8 @@ static void mm_recorder_barrier(struct arm64_mm_kunit_hook *hook)
 {
 	struct mm_recorder *rec = container_of(hook, struct mm_recorder, hook);
 
+	if (!READ_ONCE(rec->armed))
+		return;
 	/*
 	 * Other tasks map kernel memory concurrently: count only the case's
 	 * own task, outside interrupts, so only it writes the counter; and
@@ -42,6 +44,7 @@ static void mm_recorder_barrier(struct arm64_mm_kunit_hook *hook)
 
 void mm_recorder_stop(struct mm_recorder *rec)
 {
+	WRITE_ONCE(rec->armed, false);
 	arm64_mm_kunit_hook_unregister(&rec->hook);
 }
 
@@ -66,6 +69,7 @@ struct mm_recorder *mm_recorder_start(struct kunit *test, struct mm_struct *mm)
 	KUNIT_ASSERT_EQ(test, arm64_mm_kunit_hook_register(&rec->hook), 0);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
 			mm_recorder_stop_action, rec), 0);
+	WRITE_ONCE(rec->armed, true);
 	return rec;
 }
 

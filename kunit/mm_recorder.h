@@ -18,6 +18,13 @@ struct mm_recorder {
 	struct mm_struct *mm;
 	struct task_struct *task;
 	spinlock_t lock;
+	/*
+	 * Set once registration is over and cleared before unregistering:
+	 * enabling and disabling the hook's static key patches kernel text
+	 * through the fixmap, and under lockdep or DEBUG_PAGEALLOC may map
+	 * pages, all from the case's task, none of it the case's own.
+	 */
+	bool armed;
 	unsigned int nr_events;		/* may exceed the events kept */
 	struct arm64_tlbflush_event events[MM_RECORDER_MAX_EVENTS];
 	unsigned int nr_barriers;	/* by the task, outside interrupts */

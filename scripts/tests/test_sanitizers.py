@@ -3,6 +3,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
+import manifest
+import project
 import sanitizers
 from project import SeriesError
 
@@ -10,7 +12,7 @@ LOG = '''[   40.1] =============================================================
 [   40.1] BUG: KASAN: slab-use-after-free in vfree+0x1c/0x200
 [   41.0] kmemleak: 2 new suspected memory leaks (see /sys/kernel/debug/kmemleak)
 [   42.0] WARNING: possible circular locking dependency detected
-    # free_pages_after_test: free pages before 1900000, after 1899000, lost 1000 (tolerance 4096)
+    # free_pages_after_test: free pages before 1900000, after 1899000, lost 1000, 400 outside slab (tolerance 4096)
     ok 1 free_pages_after_test
 '''
 
@@ -29,7 +31,7 @@ class ReportsTest(unittest.TestCase):
     def test_free_pages_line(self) -> None:
         self.assertEqual(sanitizers.free_pages_line(LOG),
                          'free pages before 1900000, after 1899000, lost '
-                         '1000 (tolerance 4096)')
+                         '1000, 400 outside slab (tolerance 4096)')
         self.assertEqual(sanitizers.free_pages_line(''),
                          'free pages: not reported')
 
@@ -67,6 +69,17 @@ class DeviationsTest(unittest.TestCase):
                 sanitizers.load_deviations(path)
         self.assertEqual(sanitizers.load_deviations(Path('/nonexistent')),
                          {})
+
+    def test_the_lane_file_names_manifest_cases(self) -> None:
+        """A deviation of a case that no longer exists would hide nothing
+        and mislead; one that repeats the manifest is noise."""
+        cases = manifest.load(project.MANIFEST)
+        deviations = sanitizers.load_deviations()
+        self.assertTrue(deviations)
+        for case, outcome in deviations.items():
+            self.assertIn(case, cases)
+            self.assertIn(outcome, ('pass', 'fail', 'skip'))
+            self.assertNotEqual(outcome, cases[case].patched, case)
 
 
 if __name__ == '__main__':
