@@ -23,6 +23,8 @@ from typing import Dict, List, Optional
 # slowest case (the 1G gigantic folio under TCG) takes about a minute.
 STALL_S = 300
 BOOTED = 'Starting KUnit Kernel'
+# After SIGTERM, how long QEMU gets before SIGKILL.
+KILL_AFTER_S = 10
 POLL_S = 2.0
 
 _CRASH = re.compile(r'(Internal error: Oops|Unable to handle kernel |'
@@ -51,32 +53,45 @@ def children(pid: int, proc_root: Path = Path('/proc')) -> List[int]:
     return found
 
 
+def _signal_children(pid: int, sig: int) -> None:
+    for child in children(pid):
+        try:
+            os.kill(child, sig)
+        except ProcessLookupError:
+            pass
+
+
 def watch(proc: 'subprocess.Popen[bytes]', output: Path,
-          stall_s: float = STALL_S, poll_s: float = POLL_S) -> bool:
+          stall_s: float = STALL_S, poll_s: float = POLL_S,
+          kill_after_s: float = KILL_AFTER_S) -> bool:
     """Wait for proc; stop its children (QEMU) when its output, once the
-    kernel booted, stays still for stall_s. True if it had to."""
-    fired = False
+    kernel booted, stays still for stall_s: SIGTERM, then SIGKILL if they
+    are still there kill_after_s later (a stopped or wedged QEMU does not
+    act on SIGTERM). True if it had to."""
+    fired_at: Optional[float] = None
+    killed = False
     size, still_since = -1, time.monotonic()
     nap = 0.05
     while proc.poll() is None:
         # Short naps first: most commands of the host tests end at once.
         time.sleep(nap)
         nap = min(nap * 2, poll_s)
+        if fired_at is not None:
+            if not killed and time.monotonic() - fired_at >= kill_after_s:
+                killed = True
+                _signal_children(proc.pid, signal.SIGKILL)
+            continue
         now_size = output.stat().st_size if output.exists() else 0
         if now_size != size:
             size, still_since = now_size, time.monotonic()
             continue
-        if fired or time.monotonic() - still_since < stall_s:
+        if time.monotonic() - still_since < stall_s:
             continue
         if BOOTED not in output.read_text(errors='replace'):
             continue        # still building: no limit there
-        fired = True
-        for child in children(proc.pid):
-            try:
-                os.kill(child, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-    return fired
+        fired_at = time.monotonic()
+        _signal_children(proc.pid, signal.SIGTERM)
+    return fired_at is not None
 
 
 def crashed(log: str) -> bool:

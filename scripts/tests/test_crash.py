@@ -17,20 +17,27 @@ print('[PASSED] first_case', flush=True)
 subprocess.run([sys.executable, '-c', 'import time; time.sleep(60)'])
 print('[CRASHED] second_case', flush=True)
 '''
+# The same, but its "QEMU" ignores SIGTERM, as a stopped or wedged one does.
+DEAF = HANGING.replace(
+    "'import time; time.sleep(60)'",
+    "'import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+    "time.sleep(60)'")
 BUILDING = '''import time
 time.sleep(1.0)
 print('build done', flush=True)
 '''
 
 
-def run_watched(script: str, stall_s: float) -> tuple:
+def run_watched(script: str, stall_s: float,
+                kill_after_s: float = 10) -> tuple:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / 'kunit.out'
         with open(out, 'w') as f:
             proc = subprocess.Popen([sys.executable, '-c', script],
                                     stdout=f, stderr=subprocess.STDOUT)
             start = time.monotonic()
-            fired = crash.watch(proc, out, stall_s=stall_s, poll_s=0.1)
+            fired = crash.watch(proc, out, stall_s=stall_s, poll_s=0.1,
+                                kill_after_s=kill_after_s)
         return fired, time.monotonic() - start, out.read_text()
 
 
@@ -40,6 +47,12 @@ class WatchTest(unittest.TestCase):
         self.assertTrue(fired)
         self.assertLess(took, 30)
         # kunit.py itself lived on to report the case in progress.
+        self.assertIn('[CRASHED] second_case', output)
+
+    def test_a_qemu_deaf_to_sigterm_is_killed(self) -> None:
+        fired, took, output = run_watched(DEAF, 0.5, kill_after_s=1)
+        self.assertTrue(fired)
+        self.assertLess(took, 30)
         self.assertIn('[CRASHED] second_case', output)
 
     def test_no_limit_while_building(self) -> None:
@@ -59,9 +72,6 @@ class ChildrenTest(unittest.TestCase):
                     f'{pid} ({comm}) S {ppid} 0 0\n')
             self.assertEqual(sorted(crash.children(10, root)), [11, 12])
 
-
-if __name__ == '__main__':
-    unittest.main()
 
 
 class RecordedOopsTest(unittest.TestCase):
@@ -94,3 +104,7 @@ class RecordedOopsTest(unittest.TestCase):
     def test_a_warn_is_not_a_crash(self) -> None:
         self.assertFalse(crash.crashed(
             'WARNING: CPU: 0 PID: 7 at mm/vmalloc.c:1 f+0x0/0x4\nok 1 a\n'))
+
+
+if __name__ == '__main__':
+    unittest.main()
