@@ -62,12 +62,13 @@ def _signal_children(pid: int, sig: int) -> None:
 
 
 def watch(proc: 'subprocess.Popen[bytes]', output: Path,
-          stall_s: float = STALL_S, poll_s: float = POLL_S,
+          stall_s: Optional[float] = None, poll_s: float = POLL_S,
           kill_after_s: float = KILL_AFTER_S) -> bool:
     """Wait for proc; stop its children (QEMU) when its output, once the
     kernel booted, stays still for stall_s: SIGTERM, then SIGKILL if they
     are still there kill_after_s later (a stopped or wedged QEMU does not
     act on SIGTERM). True if it had to."""
+    limit = STALL_S if stall_s is None else stall_s
     fired_at: Optional[float] = None
     killed = False
     size, still_since = -1, time.monotonic()
@@ -85,7 +86,7 @@ def watch(proc: 'subprocess.Popen[bytes]', output: Path,
         if now_size != size:
             size, still_since = now_size, time.monotonic()
             continue
-        if time.monotonic() - still_since < stall_s:
+        if time.monotonic() - still_since < limit:
             continue
         if BOOTED not in output.read_text(errors='replace'):
             continue        # still building: no limit there
@@ -96,6 +97,14 @@ def watch(proc: 'subprocess.Popen[bytes]', output: Path,
 
 def crashed(log: str) -> bool:
     return bool(_CRASH.search(log))
+
+
+def headline(log: str) -> Optional[str]:
+    """The log's first oops, BUG or panic line."""
+    for line in log.splitlines():
+        if _CRASH.search(line):
+            return line.strip()
+    return None
 
 
 def crashed_case(splats: Dict[str, List[str]]) -> Optional[str]:

@@ -7,7 +7,7 @@ provokes a WARN on purpose; then it passes only if the WARN is there.
 
 import re
 from pathlib import Path
-from typing import Dict, List, Set, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 from project import SeriesError
 
@@ -61,10 +61,15 @@ def load_expected(path: Path) -> Set[str]:
     return cases
 
 
-def apply(outcomes: Dict[str, str], log: str,
-          expected: Set[str]) -> Tuple[Dict[str, str], List[str]]:
-    """Outcomes with the log's verdict folded in, and why each changed."""
+def apply(outcomes: Dict[str, str], log: str, expected: Set[str],
+          interrupted: Optional[str] = None
+          ) -> Tuple[Dict[str, str], List[str]]:
+    """Outcomes with the log's verdict folded in, and why each changed.
+    interrupted: the case a crash or hang ended the run in, which owns
+    what the log has after the last result line."""
     splats = splats_by_case(log)
+    if interrupted and AFTER_SUITES in splats:
+        splats.setdefault(interrupted, []).extend(splats.pop(AFTER_SUITES))
     adjusted = dict(outcomes)
     notes: List[str] = []
     for case in sorted(expected):

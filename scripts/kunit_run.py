@@ -13,6 +13,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import crash
 import kernel_log
+import manifest
 import project
 import results
 from project import SeriesError
@@ -133,6 +134,22 @@ def execute(tree: Tree, what: str, run_name: str, cmd: List[str],
     return final
 
 
+def name_interrupted(outcomes: Dict[str, str], order: Sequence[str]
+                     ) -> Dict[str, str]:
+    """kunit.py files the case a crash or a hang interrupted under an empty
+    name, "suite." ("suite.case." for a parameterised case, whose name
+    KUnit prints as it starts): KUnit prints a case's name only when it
+    ends. It is the first case under that prefix, in the suites' own order
+    (the manifest's), that has no result."""
+    named: Dict[str, str] = {}
+    for case, outcome in outcomes.items():
+        if case.endswith('.'):
+            case = next((c for c in order
+                         if c.startswith(case) and c not in outcomes), case)
+        named[case] = outcome
+    return named
+
+
 def outcomes_of(final: Path, tree: Path, build_dir: str
                 ) -> Tuple[Dict[str, str], List[str]]:
     """A finished run's outcome per case, the kernel-log checks folded in
@@ -140,10 +157,12 @@ def outcomes_of(final: Path, tree: Path, build_dir: str
     a crash's decoded call trace is kept in crash-trace.txt."""
     log_path = final / 'test.log'
     log = log_path.read_text(errors='replace') if log_path.exists() else ''
+    raw = name_interrupted(results.load(final / 'results.json'),
+                           list(manifest.load(project.MANIFEST)))
+    broken = [c for c, o in raw.items() if o == 'crash']
     outcomes, notes = kernel_log.apply(
-        results.load(final / 'results.json'), log,
-        kernel_log.load_expected(project.WARNINGS))
-    broken = [c for c, o in outcomes.items() if o == 'crash']
+        raw, log, kernel_log.load_expected(project.WARNINGS),
+        broken[0] if broken else None)
     if broken and (final / 'watchdog.txt').exists() and \
             not crash.crashed(log):
         outcomes[broken[0]] = 'timeout'
@@ -156,9 +175,7 @@ def outcomes_of(final: Path, tree: Path, build_dir: str
         where = (broken[0] if broken else
                  crash.crashed_case(kernel_log.splats_by_case(log)) or
                  'the run')
-        notes.append(f'{where}: CRASHED: '
-                     + project.last_line(trace.split('Call trace:')[0],
-                                         'oops') +
+        notes.append(f'{where}: CRASHED: {crash.headline(log)}'
                      f' (decoded trace: {final / "crash-trace.txt"})')
     return outcomes, notes
 

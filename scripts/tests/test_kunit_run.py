@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
+import shutil
+import tempfile
 import unittest
 from pathlib import Path
 
@@ -190,6 +192,65 @@ class RunTest(unittest.TestCase):
         self.assertIsNone(err)
         self.assertEqual(got, {'b.x': 'crash', 'a.c1': 'crash',
                                'a.c2': 'pass', 'a.c3': 'fail'})
+
+
+
+class RecordedRunsTest(unittest.TestCase):
+    """Real runs of the patched tree's main-lane kernel through execute()
+    and its watchdog (stall limit lowered to 30 s for the recording), kept
+    as they were left in build/runs/:
+
+    run-panic: kunit.py exec arm64_lazy_mmu with panic_on_warn=1; the WARN
+      that vmap_error_leaves_mode_test provokes on purpose panics the
+      kernel, which then sits there until the watchdog (300 s) stops QEMU.
+    run-hang: kunit.py exec arm64_hugetlb_entries; QEMU was sent SIGSTOP
+      after 40 passed cases, so the guest stopped mid-case; the watchdog's
+      SIGTERM went unheard and its SIGKILL 10 s later ended QEMU.
+    """
+
+    DATA = Path(__file__).parent / 'data'
+
+    def outcomes(self, name: str) -> tuple:
+        with tempfile.TemporaryDirectory() as tmp:
+            final = Path(tmp) / name
+            shutil.copytree(self.DATA / name, final)
+            got, notes = kunit_run.outcomes_of(final, Path('/nonexistent'),
+                                               '.kunit-main')
+            trace = final / 'crash-trace.txt'
+            return got, notes, trace.read_text() if trace.exists() else None
+
+    def test_a_panic_is_named_crashed_with_its_trace(self) -> None:
+        got, notes, trace = self.outcomes('run-panic')
+        case = 'arm64_lazy_mmu.vmap_error_leaves_mode_test'
+        self.assertEqual({c: o for c, o in got.items() if o != 'pass'},
+                         {case: 'crash'})
+        self.assertEqual(len(got), 11)
+        self.assertIn(f'{case}: CRASHED: Kernel panic - not syncing: '
+                      'kernel: panic_on_warn set ...', '\n'.join(notes))
+        self.assertIn('vmap_error_leaves_mode_test+', trace)
+        self.assertIn('Call trace:', trace)
+        # The case's own WARN is expected (warnings.tsv); the panic is not.
+        self.assertFalse([n for n in notes if n.startswith('(after')])
+
+    def test_a_hang_is_named_timeout(self) -> None:
+        got, notes, trace = self.outcomes('run-hang')
+        case = 'arm64_hugetlb_entries.huge_ptep_clear_flush_test.32M_contpmd'
+        self.assertEqual({c: o for c, o in got.items() if o != 'pass'},
+                         {case: 'timeout'})
+        self.assertIn(f'{case}: TIMEOUT, no progress for', '\n'.join(notes))
+        self.assertIsNone(trace)
+
+    def test_the_interrupted_case_is_named_from_the_manifest(self) -> None:
+        order = ['s.a', 's.b', 's.c', 's.p.x', 's.p.y', 't.a']
+        self.assertEqual(kunit_run.name_interrupted(
+            {'s.a': 'pass', 's.': 'crash'}, order),
+            {'s.a': 'pass', 's.b': 'crash'})
+        self.assertEqual(kunit_run.name_interrupted(
+            {'s.p.x': 'pass', 's.p.': 'crash'}, order),
+            {'s.p.x': 'pass', 's.p.y': 'crash'})
+        # Not in the manifest: the name kunit.py gave stays.
+        self.assertEqual(kunit_run.name_interrupted({'u.': 'crash'}, order),
+                         {'u.': 'crash'})
 
 
 if __name__ == '__main__':
