@@ -10,7 +10,9 @@ the benchmark suites run in it. The first boot of a tree builds it; later
 boots only boot it again (kunit.py exec).
 """
 
+import fnmatch
 import os
+import re
 from pathlib import Path
 from typing import Dict, List, Sequence, Tuple
 
@@ -36,6 +38,20 @@ CLOCK_NOTES = {
     'icount': 'QEMU counts guest instructions: deterministic, but shows '
               'only instruction-count differences, no TLB, cache or '
               'barrier cost'}
+
+
+def suite_names(bench_dir: Path = project.BENCH_DIR) -> List[str]:
+    """The harness's suites, as its sources name them."""
+    return sorted(set(re.findall(r'\.name = "(mm_bench_\w+)"',
+                                 ''.join(p.read_text() for p in
+                                         sorted(bench_dir.glob('*.c'))))))
+
+
+def matching_suites(glob: str, bench_dir: Path = project.BENCH_DIR
+                    ) -> List[str]:
+    """The suites a kunit.py filter glob (suite or suite.case) selects."""
+    suite = glob.split('.', 1)[0]
+    return [s for s in suite_names(bench_dir) if fnmatch.fnmatchcase(s, suite)]
 
 
 def command(action: str, profile: str, clock: str, jobs: int) -> List[str]:

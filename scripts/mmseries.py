@@ -140,6 +140,8 @@ def cmd_bench_args(argv: List[str]) -> int:
 
 
 def cmd_mutants_args(names: List[str]) -> int:
+    # Refuse an unknown name before waiting for the build lock.
+    mutants.select(mutants.load(), names)
     with project.build_lock(project.CACHE):
         prepare_trees()
         survived = mutants.run(project.CACHE, names)
@@ -155,6 +157,10 @@ def cmd_walk_args(argv: List[str]) -> int:
     args = parser.parse_args(argv)
     if args.boots < 2:
         raise SeriesError('--boots must be at least 2 to compare')
+    if args.bench is not None and not bench_run.matching_suites(args.bench):
+        raise SeriesError(f'--bench={args.bench}: no benchmark suite '
+                          f'matches (suites: '
+                          f'{", ".join(bench_run.suite_names())})')
     with project.build_lock(project.CACHE):
         prepare_trees()
         broken = walk.run(project.CACHE, args.bench, args.boots)

@@ -70,5 +70,16 @@ class AbTest(unittest.TestCase):
             bench_run.ab(self.TREES, Path('/c'), 'quick', 'sundial', 1)
 
 
+class SuiteNamesTest(unittest.TestCase):
+    def test_the_harness_suites(self) -> None:
+        names = bench_run.suite_names()
+        self.assertIn('mm_bench_vmalloc', names)
+        self.assertIn('mm_bench_structural', names)
+        self.assertEqual(bench_run.matching_suites('mm_bench_vmalloc.fix*'),
+                         ['mm_bench_vmalloc'])
+        self.assertEqual(bench_run.matching_suites('mm_bench*'), names)
+        self.assertEqual(bench_run.matching_suites('vmalloc'), [])
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -45,6 +45,20 @@ class MainTest(unittest.TestCase):
         self.assertEqual(out.getvalue().splitlines()[-1],
                          '52 passed, 2 failed')
 
+    def test_unknown_names_are_refused_before_the_build_lock(self) -> None:
+        lock = mock.Mock(side_effect=AssertionError('took the lock'))
+        for argv, message in ((['mutants', 'no-such-mutant'],
+                               'no-such-mutant'),
+                              (['walk', '--bench=no_such_bench'],
+                               'no benchmark suite matches')):
+            err = io.StringIO()
+            with mock.patch.object(mmseries.project, 'build_lock', lock), \
+                    contextlib.redirect_stderr(err):
+                self.assertEqual(mmseries.main(argv), 1)
+            self.assertEqual(len(err.getvalue().splitlines()), 1)
+            self.assertIn(message, err.getvalue())
+        lock.assert_not_called()
+
     def test_bench_options_are_checked(self) -> None:
         err = io.StringIO()
         with contextlib.redirect_stderr(err), \
