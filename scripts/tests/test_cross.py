@@ -1,5 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
+import subprocess
+import tempfile
 import unittest
+from pathlib import Path
 
 import cross
 
@@ -43,6 +46,32 @@ class ExpectationsTest(unittest.TestCase):
                                               'riscv64': 'x.c:1: error: e'})])
         self.assertIn('| base | builds | x.c:1: error: e |', text)
         self.assertTrue(text.endswith('1 do not build'))
+
+
+class Arm64OnlyTest(unittest.TestCase):
+    def test_a_change_outside_arch_arm64_is_built(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = Path(tmp)
+
+            def commit(path: str) -> str:
+                (repo / path).parent.mkdir(parents=True, exist_ok=True)
+                (repo / path).write_text(path)
+                for cmd in (['add', path], ['commit', '-qm', path]):
+                    subprocess.run(['git', '-c', 'user.name=t', '-c',
+                                    'user.email=t@t', *cmd], cwd=repo,
+                                   check=True)
+                return subprocess.run(['git', 'rev-parse', 'HEAD'], cwd=repo,
+                                      check=True, capture_output=True,
+                                      text=True).stdout.strip()
+
+            subprocess.run(['git', 'init', '-q'], cwd=repo, check=True)
+            base = commit('mm/a.c')
+            arm64 = commit('arch/arm64/mm/b.c')
+            generic = commit('include/linux/c.h')
+            self.assertTrue(cross.arm64_only(repo, base, arm64))
+            self.assertFalse(cross.arm64_only(repo, arm64, generic))
+            self.assertFalse(cross.arm64_only(repo, base, generic))
+            self.assertFalse(cross.arm64_only(repo, base, base))
 
 
 if __name__ == '__main__':
