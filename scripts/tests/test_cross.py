@@ -28,6 +28,20 @@ class CommandTest(unittest.TestCase):
     def test_kvm_absent(self) -> None:
         self.assertFalse(cross.kvm_works('/nonexistent/kvm'))
 
+    def test_a_kvm_guest_that_cannot_run_is_seen(self) -> None:
+        """Recorded on this machine: KVM_CREATE_VM works, but QEMU with
+        -enable-kvm -cpu host stops before the kernel prints a line."""
+        data = Path(__file__).parent / 'data' / 'test-log-x86-kvm-refused.log'
+        with tempfile.TemporaryDirectory() as tmp:
+            final = Path(tmp)
+            (final / 'test.log').write_text(data.read_text())
+            self.assertEqual(cross.qemu_refused(final),
+                             'qemu-system-x86_64: error: failed to set MSR '
+                             '0x10a to 0x69')
+            (final / 'test.log').write_text('Linux version 6.12.57\n'
+                                            'KTAP version 1\n')
+            self.assertIsNone(cross.qemu_refused(final))
+
 
 class ExpectationsTest(unittest.TestCase):
     def test_generic_suites_only(self) -> None:
