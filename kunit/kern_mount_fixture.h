@@ -10,7 +10,7 @@
 #include <kunit/test.h>
 #include <linux/mount.h>
 
-/* Mounts @fstype ("sysfs", "debugfs"); unmounted when the case ends. */
+/* Mounts @fstype ("sysfs", "debugfs", "ramfs"); unmounted at case end. */
 struct vfsmount *kunit_kern_mount(struct kunit *test, const char *fstype);
 
 #endif

@@ -1,0 +1,612 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suites for the page cache's folio sizes (seed 002, F15):
+ *
+ * thp_file_enabled: /sys/kernel/mm/transparent_hugepage/hugepages-<size>kB/
+ *   file_enabled through its store and show handlers (sysfs mounted in
+ *   the kernel): every transition between always, always+exec and never,
+ *   bad input refused with -EINVAL and no change, and concurrent writers
+ *   leaving at most one exec size.
+ *
+ * file_exec_readahead: what a fault reads into the page cache of a mapped
+ *   file (a sparse ramfs file that takes large folios): with a size marked
+ *   always+exec, a fault in an executable mapping reads exactly the
+ *   naturally aligned folio of that size (within the mapping's folio
+ *   orders and EOF); file_enabled keeps read-around to the allowed sizes;
+ *   with no exec size, or in a mapping that is not executable, the folios
+ *   are those of the unpatched kernel.
+ *
+ * On a tree without the control, the cases that need it skip; the ones
+ * that compare with the unpatched behaviour pass there too.
+ */
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/kthread.h>
+#include <linux/mm.h>
+#include <linux/pagemap.h>
+#include <linux/string.h>
+
+#include "kern_mount_fixture.h"
+#include "page_cache_file.h"
+
+#define THP_DIR		"kernel/mm/transparent_hugepage"
+#define SHOW_MAX	64
+#define FOLIOS_MAX	64
+
+/* Sizes with a file_enabled control: order 1 up to the page cache's max. */
+#define FILE_ORDER_MIN	1
+#define FILE_ORDER_MAX	MAX_PAGECACHE_ORDER
+#define NR_FILE_ORDERS	(FILE_ORDER_MAX - FILE_ORDER_MIN + 1)
+
+#define SHOW_ALWAYS	"[always] always+exec never"
+#define SHOW_EXEC	"always [always+exec] never"
+#define SHOW_NEVER	"always always+exec [never]"
+
+static unsigned int order_kb(unsigned int order)
+{
+	return (PAGE_SIZE << order) / SZ_1K;
+}
+
+/* 64K: the size arm64 maps with contiguous ptes (4K pages). */
+#define ORDER_64K	ilog2(SZ_64K / PAGE_SIZE)
+#define ORDER_16K	ilog2(SZ_16K / PAGE_SIZE)
+
+static struct file *control_open(struct vfsmount *mnt, unsigned int order,
+				 int flags)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), THP_DIR "/hugepages-%ukB/file_enabled",
+		 order_kb(order));
+	return file_open_root_mnt(mnt, path, flags, 0);
+}
+
+/* The handler's return: bytes taken, or the error. */
+static ssize_t control_write(struct vfsmount *mnt, unsigned int order,
+			     const char *value)
+{
+	struct file *file = control_open(mnt, order, O_WRONLY);
+	loff_t pos = 0;
+	ssize_t ret;
+
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	ret = kernel_write(file, value, strlen(value), &pos);
+	fput(file);
+	return ret;
+}
+
+/* What show prints, without the newline; "" if it cannot be read. */
+static void control_show(struct vfsmount *mnt, unsigned int order,
+			 char buf[SHOW_MAX])
+{
+	struct file *file = control_open(mnt, order, O_RDONLY);
+	loff_t pos = 0;
+	ssize_t len;
+
+	buf[0] = '\0';
+	if (IS_ERR(file))
+		return;
+	len = kernel_read(file, buf, SHOW_MAX - 1, &pos);
+	fput(file);
+	if (len <= 0)
+		return;
+	buf[len] = '\0';
+	strim(buf);
+}
+
+/* Every size's setting when the case started, put back when it ends. */
+struct file_enabled_state {
+	struct vfsmount *mnt;
+	char shows[NR_FILE_ORDERS][SHOW_MAX];
+};
+
+static const char *shown_value(const char *show)
+{
+	if (!strcmp(show, SHOW_EXEC))
+		return "always+exec";
+	if (!strcmp(show, SHOW_NEVER))
+		return "never";
+	return "always";
+}
+
+static void file_enabled_restore(void *data)
+{
+	struct file_enabled_state *state = data;
+	unsigned int order;
+
+	/* The exec size last: writing always+exec takes it from others. */
+	for (order = FILE_ORDER_MIN; order <= FILE_ORDER_MAX; order++)
+		control_write(state->mnt, order,
+			      shown_value(state->shows[order - FILE_ORDER_MIN]));
+	for (order = FILE_ORDER_MIN; order <= FILE_ORDER_MAX; order++)
+		if (!strcmp(state->shows[order - FILE_ORDER_MIN], SHOW_EXEC))
+			control_write(state->mnt, order, "always+exec");
+}
+
+/*
+ * Mounts sysfs and saves every size's setting, restored when the case
+ * ends; skips on a tree without the control.
+ */
+static struct vfsmount *file_enabled_begin(struct kunit *test)
+{
+	struct file_enabled_state *state;
+	unsigned int order;
+	struct file *file;
+
+	state = kunit_kzalloc(test, sizeof(*state), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, state);
+	state->mnt = kunit_kern_mount(test, "sysfs");
+
+	file = control_open(state->mnt, ORDER_64K, O_RDONLY);
+	if (IS_ERR(file))
+		kunit_skip(test, "the tree has no file_enabled control");
+	fput(file);
+
+	for (order = FILE_ORDER_MIN; order <= FILE_ORDER_MAX; order++) {
+		control_show(state->mnt, order,
+			     state->shows[order - FILE_ORDER_MIN]);
+		KUNIT_ASSERT_STRNEQ(test, state->shows[order - FILE_ORDER_MIN],
+				    "");
+	}
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+			file_enabled_restore, state), 0);
+	return state->mnt;
+}
+
+/* The sizes whose show has always+exec bracketed. */
+static unsigned int exec_sizes(struct vfsmount *mnt, unsigned int *exec_order)
+{
+	unsigned int order, nr = 0;
+	char show[SHOW_MAX];
+
+	for (order = FILE_ORDER_MIN; order <= FILE_ORDER_MAX; order++) {
+		control_show(mnt, order, show);
+		if (!strcmp(show, SHOW_EXEC)) {
+			*exec_order = order;
+			nr++;
+		}
+	}
+	return nr;
+}
+
+static void expect_show(struct kunit *test, struct vfsmount *mnt,
+			unsigned int order, const char *want)
+{
+	char show[SHOW_MAX];
+
+	control_show(mnt, order, show);
+	KUNIT_EXPECT_STREQ_MSG(test, show, want, "hugepages-%ukB",
+			       order_kb(order));
+}
+
+/*
+ * One write to the 64K size from each state, with the 16K size holding
+ * the exec mark first: what 64K and 16K show after it.
+ */
+struct file_enabled_transition {
+	const char *desc;
+	const char *from;
+	const char *write;
+	const char *shows;
+	const char *shows_16k;
+};
+
+#define NOT_MOVED	SHOW_EXEC	/* 16K keeps the exec mark */
+#define MOVED		SHOW_ALWAYS	/* always+exec on 64K took it */
+
+static const struct file_enabled_transition file_enabled_transitions[] = {
+	{ "always_to_always", "always", "always", SHOW_ALWAYS, NOT_MOVED },
+	{ "always_to_exec", "always", "always+exec", SHOW_EXEC, MOVED },
+	{ "always_to_never", "always", "never", SHOW_NEVER, NOT_MOVED },
+	{ "exec_to_always", "always+exec", "always", SHOW_ALWAYS, MOVED },
+	{ "exec_to_exec", "always+exec", "always+exec", SHOW_EXEC, MOVED },
+	{ "exec_to_never", "always+exec", "never", SHOW_NEVER, MOVED },
+	{ "never_to_always", "never", "always", SHOW_ALWAYS, NOT_MOVED },
+	{ "never_to_exec", "never", "always+exec", SHOW_EXEC, MOVED },
+	{ "never_to_never", "never", "never", SHOW_NEVER, NOT_MOVED },
+	/* sysfs_streq(): one trailing newline, as echo writes it */
+	{ "never_to_exec_newline", "never", "always+exec\n", SHOW_EXEC,
+	  MOVED },
+};
+
+static void transition_desc(const struct file_enabled_transition *t,
+			    char *desc)
+{
+	strscpy(desc, t->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(file_enabled_transition, file_enabled_transitions,
+		  transition_desc);
+
+static void file_enabled_transition_test(struct kunit *test)
+{
+	const struct file_enabled_transition *t = test->param_value;
+	struct vfsmount *mnt = file_enabled_begin(test);
+	unsigned int o64 = ORDER_64K, o16 = ORDER_16K, exec;
+
+	KUNIT_ASSERT_EQ(test, control_write(mnt, o16, "always+exec"),
+			(ssize_t)strlen("always+exec"));
+	KUNIT_ASSERT_EQ(test, control_write(mnt, o64, t->from),
+			(ssize_t)strlen(t->from));
+
+	KUNIT_EXPECT_EQ(test, control_write(mnt, o64, t->write),
+			(ssize_t)strlen(t->write));
+	expect_show(test, mnt, o64, t->shows);
+	expect_show(test, mnt, o16, t->shows_16k);
+	KUNIT_EXPECT_LE(test, exec_sizes(mnt, &exec), 1);
+}
+
+/* Refused with -EINVAL, and no size's setting changes. */
+struct bad_input {
+	const char *desc;
+	const char *input;
+};
+
+static const struct bad_input file_enabled_bad_inputs[] = {
+	{ "empty", "" },
+	{ "sometimes", "sometimes" },
+	{ "always_plus", "always+" },
+	{ "exec_twice", "always+exec+exec" },
+	{ "exec", "exec" },
+	{ "plus_exec", "+exec" },
+	{ "upper_case", "ALWAYS" },
+	{ "two_values", "always never" },
+	{ "bracketed", "[always]" },
+	{ "two_newlines", "always\n\n" },
+	{ "anon_madvise", "madvise" },
+	{ "anon_inherit", "inherit" },
+};
+
+static void bad_input_desc(const struct bad_input *b, char *desc)
+{
+	strscpy(desc, b->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(file_enabled_bad_input, file_enabled_bad_inputs,
+		  bad_input_desc);
+
+static void file_enabled_bad_input_test(struct kunit *test)
+{
+	const char *input = ((const struct bad_input *)test->param_value)->input;
+	struct vfsmount *mnt = file_enabled_begin(test);
+	char before[NR_FILE_ORDERS][SHOW_MAX], after[SHOW_MAX];
+	unsigned int order;
+
+	/* One size of each state, so that any change would show. */
+	KUNIT_ASSERT_GT(test, control_write(mnt, ORDER_16K, "never"), 0);
+	KUNIT_ASSERT_GT(test, control_write(mnt, ORDER_64K, "always+exec"), 0);
+	for (order = FILE_ORDER_MIN; order <= FILE_ORDER_MAX; order++)
+		control_show(mnt, order, before[order - FILE_ORDER_MIN]);
+
+	KUNIT_EXPECT_EQ(test, control_write(mnt, ORDER_64K, input),
+			(ssize_t)-EINVAL);
+	KUNIT_EXPECT_EQ(test, control_write(mnt, ORDER_16K, input),
+			(ssize_t)-EINVAL);
+	for (order = FILE_ORDER_MIN; order <= FILE_ORDER_MAX; order++) {
+		control_show(mnt, order, after);
+		KUNIT_EXPECT_STREQ_MSG(test, after,
+				       before[order - FILE_ORDER_MIN],
+				       "hugepages-%ukB", order_kb(order));
+	}
+}
+
+/*
+ * Writers on the same size and on another at once: however their stores
+ * interleave, at most one size shows always+exec, and a fault in an
+ * executable mapping does what the settings show (a store's bit and exec
+ * mark must not come apart).
+ */
+#define WRITER_ROUNDS		500
+
+struct file_enabled_writer {
+	struct vfsmount *mnt;
+	unsigned int order;
+	const char * const *values;	/* cycled through, NULL-terminated */
+	struct completion *start;
+	struct completion done;
+	int errors;
+};
+
+static const char * const exec_never[] = { "always+exec", "never", NULL };
+static const char * const never_exec_always[] = {
+	"never", "always+exec", "always", NULL,
+};
+
+static int file_enabled_writer_fn(void *data)
+{
+	struct file_enabled_writer *w = data;
+	unsigned int round, i;
+
+	wait_for_completion(w->start);
+	for (round = 0; round < WRITER_ROUNDS; round++) {
+		for (i = 0; w->values[i]; i++) {
+			if (control_write(w->mnt, w->order, w->values[i]) !=
+			    strlen(w->values[i]))
+				w->errors++;
+		}
+	}
+	complete(&w->done);
+	return 0;
+}
+
+static unsigned int folios_after_fault(struct kunit *test,
+				       struct vfsmount *mnt, bool exec,
+				       pgoff_t index,
+				       struct page_cache_folio *folios);
+
+static void file_enabled_concurrent_test(struct kunit *test)
+{
+	struct vfsmount *mnt = file_enabled_begin(test);
+	struct vfsmount *ramfs = kunit_kern_mount(test, "ramfs");
+	struct file_enabled_writer writers[] = {
+		{ mnt, ORDER_64K, exec_never },
+		{ mnt, ORDER_64K, never_exec_always },
+		{ mnt, ORDER_16K, exec_never },
+	};
+	struct page_cache_folio text[FOLIOS_MAX], data[FOLIOS_MAX];
+	struct task_struct *tasks[ARRAY_SIZE(writers)];
+	DECLARE_COMPLETION_ONSTACK(start);
+	unsigned int i, exec = 0, nr_exec, nr_text, nr_data;
+
+	for (i = 0; i < ARRAY_SIZE(writers); i++) {
+		writers[i].start = &start;
+		init_completion(&writers[i].done);
+		tasks[i] = kthread_run(file_enabled_writer_fn, &writers[i],
+				       "file_enabled_w%u", i);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(tasks[i]));
+		get_task_struct(tasks[i]);
+	}
+	complete_all(&start);
+	/* Stopped only once done: a kthread stopped early never runs. */
+	for (i = 0; i < ARRAY_SIZE(writers); i++) {
+		wait_for_completion(&writers[i].done);
+		kthread_stop(tasks[i]);
+		put_task_struct(tasks[i]);
+		KUNIT_EXPECT_EQ(test, writers[i].errors, 0);
+	}
+
+	nr_exec = exec_sizes(mnt, &exec);
+	KUNIT_EXPECT_LE(test, nr_exec, 1);
+	nr_text = folios_after_fault(test, ramfs, true, 37, text);
+	if (nr_exec == 1) {
+		struct page_cache_folio want = {
+			round_down(37, 1UL << exec), exec
+		};
+
+		KUNIT_EXPECT_EQ(test, nr_text, 1);
+		KUNIT_EXPECT_EQ(test, text[0].index, want.index);
+		KUNIT_EXPECT_EQ(test, text[0].order, want.order);
+	} else {
+		/* No exec size shown: text is read like data. */
+		nr_data = folios_after_fault(test, ramfs, false, 37, data);
+		KUNIT_EXPECT_EQ(test, nr_text, nr_data);
+		KUNIT_EXPECT_GT(test, nr_text, 1);
+	}
+}
+
+static struct kunit_case thp_file_enabled_cases[] = {
+	KUNIT_CASE_PARAM(file_enabled_transition_test,
+			 file_enabled_transition_gen_params),
+	KUNIT_CASE_PARAM(file_enabled_bad_input_test,
+			 file_enabled_bad_input_gen_params),
+	KUNIT_CASE(file_enabled_concurrent_test),
+	{}
+};
+
+static struct kunit_suite thp_file_enabled_suite = {
+	.name = "thp_file_enabled",
+	.test_cases = thp_file_enabled_cases,
+};
+
+/*
+ * file_exec_readahead. A 1024-page file (4M); its mapping takes folios up
+ * to the page cache's maximum unless a case narrows it.
+ */
+#define FILE_PAGES	1024
+
+static void expect_folios(struct kunit *test, struct page_cache_file *f,
+			  const struct page_cache_folio *want,
+			  unsigned int nr_want)
+{
+	struct page_cache_folio got[FOLIOS_MAX];
+	unsigned int nr, i;
+
+	nr = page_cache_file_folios(f, got, ARRAY_SIZE(got));
+	KUNIT_EXPECT_EQ(test, nr, nr_want);
+	for (i = 0; i < min(nr, nr_want); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, got[i].index, want[i].index,
+				    "folio %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, got[i].order, want[i].order,
+				    "folio %u", i);
+	}
+}
+
+/* The folios one fault at @index reads into a fresh file. */
+static unsigned int folios_after_fault(struct kunit *test,
+				       struct vfsmount *mnt, bool exec,
+				       pgoff_t index,
+				       struct page_cache_folio *folios)
+{
+	struct page_cache_file *f;
+
+	f = page_cache_file_create(test, mnt, FILE_PAGES, exec, 0,
+				   MAX_PAGECACHE_ORDER, PAGE_SIZE);
+	page_cache_file_fault(test, f, index);
+	return page_cache_file_folios(f, folios, FOLIOS_MAX);
+}
+
+/*
+ * A fault in an executable mapping with an exec size: one folio, the
+ * naturally aligned one of that size around the fault, kept within the
+ * mapping's folio orders and the end of the file.
+ */
+struct exec_fault {
+	const char *desc;
+	unsigned int exec_kb;
+	pgoff_t file_pages;
+	unsigned int min_order, max_order;	/* of the mapping */
+	pgoff_t fault;
+	struct page_cache_folio want;
+};
+
+static const struct exec_fault exec_faults[] = {
+	{ "64K_at_0", 64, FILE_PAGES, 0, MAX_PAGECACHE_ORDER, 0, { 0, 4 } },
+	{ "64K_at_37", 64, FILE_PAGES, 0, MAX_PAGECACHE_ORDER, 37, { 32, 4 } },
+	{ "64K_at_47", 64, FILE_PAGES, 0, MAX_PAGECACHE_ORDER, 47, { 32, 4 } },
+	{ "64K_at_48", 64, FILE_PAGES, 0, MAX_PAGECACHE_ORDER, 48, { 48, 4 } },
+	{ "16K_at_37", 16, FILE_PAGES, 0, MAX_PAGECACHE_ORDER, 37, { 36, 2 } },
+	{ "2M_at_700", 2048, FILE_PAGES, 0, MAX_PAGECACHE_ORDER, 700,
+	  { 512, 9 } },
+	/* EOF at page 40: the 64K block at 32 is cut to 32K */
+	{ "64K_at_37_eof_40", 64, 40, 0, MAX_PAGECACHE_ORDER, 37, { 32, 3 } },
+	/* a mapping of 128K folios at least: the exec size grows to it */
+	{ "64K_at_37_min_128K", 64, FILE_PAGES, 5, MAX_PAGECACHE_ORDER, 37,
+	  { 32, 5 } },
+	/* a mapping of 32K folios at most: the exec size shrinks to it */
+	{ "64K_at_37_max_32K", 64, FILE_PAGES, 0, 3, 37, { 32, 3 } },
+};
+
+static void exec_fault_desc(const struct exec_fault *e, char *desc)
+{
+	strscpy(desc, e->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(exec_fault, exec_faults, exec_fault_desc);
+
+static void exec_fault_reads_one_folio_test(struct kunit *test)
+{
+	const struct exec_fault *e = test->param_value;
+	struct vfsmount *sys = file_enabled_begin(test);
+	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
+	struct page_cache_file *f;
+
+	KUNIT_ASSERT_GT(test, control_write(sys, ilog2(e->exec_kb * SZ_1K /
+						       PAGE_SIZE),
+					    "always+exec"), 0);
+	f = page_cache_file_create(test, mnt, e->file_pages, true,
+				   e->min_order, e->max_order, PAGE_SIZE);
+	page_cache_file_fault(test, f, e->fault);
+	expect_folios(test, f, &e->want, 1);
+}
+
+/* The exec size changes nothing for a mapping that is not executable. */
+static void exec_size_ignores_data_mappings_test(struct kunit *test)
+{
+	struct vfsmount *sys = file_enabled_begin(test);
+	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
+	struct page_cache_folio before[FOLIOS_MAX];
+	struct page_cache_file *f;
+	unsigned int nr;
+
+	nr = folios_after_fault(test, mnt, false, 37, before);
+	KUNIT_ASSERT_GT(test, control_write(sys, ORDER_64K, "always+exec"), 0);
+	f = page_cache_file_create(test, mnt, FILE_PAGES, false, 0,
+				   MAX_PAGECACHE_ORDER, PAGE_SIZE);
+	page_cache_file_fault(test, f, 37);
+	expect_folios(test, f, before, nr);
+}
+
+/*
+ * With no exec size, which is the default, an executable mapping is read
+ * like any other: read-around, as on the unpatched kernel. Runs on both
+ * trees; on the patched one after clearing any exec size.
+ */
+static void no_exec_size_unchanged_test(struct kunit *test)
+{
+	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
+	struct page_cache_folio data[FOLIOS_MAX];
+	struct vfsmount *sys = kunit_kern_mount(test, "sysfs");
+	struct page_cache_file *f;
+	unsigned int nr, exec;
+	struct file *file;
+
+	file = control_open(sys, ORDER_64K, O_RDONLY);
+	if (!IS_ERR(file)) {
+		fput(file);
+		sys = file_enabled_begin(test);
+		if (exec_sizes(sys, &exec))
+			KUNIT_ASSERT_GT(test, control_write(sys, exec, "always"),
+					0);
+	}
+	nr = folios_after_fault(test, mnt, false, 37, data);
+	/* Read-around reads more than the faulting page's folio. */
+	KUNIT_EXPECT_GT(test, nr, 1);
+	f = page_cache_file_create(test, mnt, FILE_PAGES, true, 0,
+				   MAX_PAGECACHE_ORDER, PAGE_SIZE);
+	page_cache_file_fault(test, f, 37);
+	expect_folios(test, f, data, nr);
+}
+
+/*
+ * file_enabled keeps read-around to the allowed sizes: with only @allowed
+ * (a mask of orders) enabled, no folio of another order above 0, and at
+ * least one of an allowed one when read-around would use it.
+ */
+struct allowed_sizes {
+	const char *desc;
+	unsigned long allowed;
+	bool some_large;
+};
+
+static const struct allowed_sizes allowed_sizes_table[] = {
+	{ "none", 0, false },
+	{ "8K_only", BIT(1), true },
+	{ "16K_only", BIT(2), true },
+	{ "8K_and_16K", BIT(1) | BIT(2), true },
+};
+
+static void allowed_sizes_desc(const struct allowed_sizes *a, char *desc)
+{
+	strscpy(desc, a->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(allowed_sizes, allowed_sizes_table, allowed_sizes_desc);
+
+static void read_around_keeps_to_allowed_sizes_test(struct kunit *test)
+{
+	const struct allowed_sizes *a = test->param_value;
+	struct vfsmount *sys = file_enabled_begin(test);
+	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
+	struct page_cache_folio folios[FOLIOS_MAX];
+	unsigned int order, nr, i, large = 0;
+
+	for (order = FILE_ORDER_MIN; order <= FILE_ORDER_MAX; order++)
+		KUNIT_ASSERT_GT(test, control_write(sys, order,
+				a->allowed & BIT(order) ? "always" : "never"),
+				0);
+	nr = folios_after_fault(test, mnt, false, 37, folios);
+	KUNIT_EXPECT_GT(test, nr, 1);
+	for (i = 0; i < nr; i++) {
+		if (!folios[i].order)
+			continue;
+		large++;
+		KUNIT_EXPECT_TRUE_MSG(test, a->allowed & BIT(folios[i].order),
+				      "folio at %lu of order %u",
+				      folios[i].index, folios[i].order);
+	}
+	if (a->some_large)
+		KUNIT_EXPECT_GT(test, large, 0);
+}
+
+static struct kunit_case file_exec_readahead_cases[] = {
+	KUNIT_CASE_PARAM(exec_fault_reads_one_folio_test,
+			 exec_fault_gen_params),
+	KUNIT_CASE(exec_size_ignores_data_mappings_test),
+	KUNIT_CASE(no_exec_size_unchanged_test),
+	KUNIT_CASE_PARAM(read_around_keeps_to_allowed_sizes_test,
+			 allowed_sizes_gen_params),
+	{}
+};
+
+static struct kunit_suite file_exec_readahead_suite = {
+	.name = "file_exec_readahead",
+	.test_cases = file_exec_readahead_cases,
+};
+
+kunit_test_suites(&thp_file_enabled_suite, &file_exec_readahead_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the page cache's folio sizes");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A mapped ramfs file for page cache cases; see page_cache_file.h. */
+#include <linux/atomic.h>
+#include <linux/err.h>
+#include <linux/file.h>
+#include <linux/mman.h>
+#include <linux/pagemap.h>
+#include <linux/uaccess.h>
+
+#include "page_cache_file.h"
+
+static void fput_action(void *file)
+{
+	fput(file);
+}
+
+/* An address range of @len at @align: reserved, then mapped over. */
+static unsigned long aligned_range(struct kunit *test, unsigned long len,
+				   unsigned long align)
+{
+	unsigned long addr;
+
+	addr = kunit_vm_mmap(test, NULL, 0, len + align, PROT_NONE,
+			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	KUNIT_ASSERT_FALSE_MSG(test, !addr || IS_ERR_VALUE(addr),
+			       "cannot reserve %lu bytes: %ld", len + align,
+			       (long)addr);
+	return ALIGN(addr, align);
+}
+
+struct page_cache_file *page_cache_file_create(struct kunit *test,
+					       struct vfsmount *mnt,
+					       pgoff_t nr_pages, bool exec,
+					       unsigned int min_order,
+					       unsigned int max_order,
+					       unsigned long align)
+{
+	static atomic_t serial = ATOMIC_INIT(0);
+	unsigned long len = nr_pages << PAGE_SHIFT, addr;
+	struct page_cache_file *f;
+	char name[24];
+
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	snprintf(name, sizeof(name), "file%d", atomic_inc_return(&serial));
+	f->file = file_open_root_mnt(mnt, name, O_RDWR | O_CREAT, 0700);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(f->file), "cannot create %s: %ld",
+			       name, PTR_ERR(f->file));
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, fput_action,
+							f->file), 0);
+	KUNIT_ASSERT_EQ(test, vfs_truncate(&f->file->f_path, len), 0);
+	f->mapping = f->file->f_mapping;
+	f->nr_pages = nr_pages;
+	mapping_set_folio_order_range(f->mapping, min_order, max_order);
+
+	addr = aligned_range(test, len, align);
+	f->uaddr = kunit_vm_mmap(test, f->file, addr, len,
+				 PROT_READ | (exec ? PROT_EXEC : 0),
+				 MAP_PRIVATE | MAP_FIXED, 0);
+	KUNIT_ASSERT_EQ_MSG(test, f->uaddr, addr, "cannot map %s", name);
+	return f;
+}
+
+void page_cache_file_fault(struct kunit *test, struct page_cache_file *f,
+			   pgoff_t index)
+{
+	char c;
+
+	KUNIT_ASSERT_LT(test, index, f->nr_pages);
+	KUNIT_ASSERT_EQ_MSG(test, copy_from_user(&c, (void __user *)(f->uaddr +
+				(index << PAGE_SHIFT)), 1), 0,
+			    "fault at page %lu", index);
+}
+
+unsigned int page_cache_file_folios(struct page_cache_file *f,
+				    struct page_cache_folio *folios,
+				    unsigned int max)
+{
+	unsigned int nr = 0;
+	pgoff_t index = 0;
+
+	while (index < f->nr_pages && nr < max) {
+		struct folio *folio = filemap_get_folio(f->mapping, index);
+
+		if (IS_ERR(folio)) {
+			index++;
+			continue;
+		}
+		folios[nr].index = folio->index;
+		folios[nr].order = folio_order(folio);
+		index = folio->index + folio_nr_pages(folio);
+		folio_put(folio);
+		nr++;
+	}
+	return nr;
+}

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Folio sizes of an executable file mapping faulted at random (seed 002):
+ * text is touched nearly at random, so read-around leaves it in small
+ * folios; with 64K marked always+exec, each fault reads the naturally
+ * aligned 64K folio around it, which arm64 maps with contiguous ptes.
+ *
+ * A sparse 16M ramfs file that takes large folios (the suites' fixture,
+ * kunit/page_cache_file.c) is mapped read+exec at a 2M-aligned address
+ * and faulted at FAULTS random pages, one fixed sequence. Then every page
+ * that is in the page cache is touched once more, which maps it (fault-
+ * around, no more reading), as a program running its text would. Counts,
+ * in per mille, one sample per boot:
+ *
+ * - folio_share size=<S>: of the file's cached memory, the share in folios
+ *   of S (4K..64K, and 128K or more), like the seed's file-thp rows;
+ * - contpte_share of=cached: of the cached memory, the share in 64K blocks
+ *   that a single folio covers, which contpte could map;
+ * - contpte_share of=mapped: of the mapped memory, the share the page
+ *   tables map with PTE_CONT (the seed's file-cont-aligned-64kB row).
+ *
+ * On a tree with file_enabled, 64K is made always+exec for the case; on
+ * one without, the kernel reads as it always did.
+ */
+#include <linux/file.h>
+#include <linux/mm.h>
+#include <linux/pagemap.h>
+#include <linux/pgtable.h>
+#include <linux/prandom.h>
+#include <linux/sizes.h>
+
+#include "../series-kunit/kern_mount_fixture.h"
+#include "../series-kunit/page_cache_file.h"
+#include "mm_bench.h"
+
+#define FILE_PAGES	(SZ_16M >> PAGE_SHIFT)
+#define FAULTS		512
+#define FAULT_SEED	2024
+#define FOLIOS_MAX	FILE_PAGES
+#define EXEC_CONTROL	\
+	"kernel/mm/transparent_hugepage/hugepages-64kB/file_enabled"
+#define BLOCK_PAGES	(SZ_64K >> PAGE_SHIFT)
+
+static ssize_t write_control(struct vfsmount *mnt, const char *value)
+{
+	struct file *file = file_open_root_mnt(mnt, EXEC_CONTROL, O_WRONLY, 0);
+	loff_t pos = 0;
+	ssize_t ret;
+
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	ret = kernel_write(file, value, strlen(value), &pos);
+	fput(file);
+	return ret;
+}
+
+static void clear_exec_action(void *mnt)
+{
+	write_control(mnt, "always");
+}
+
+/* Makes 64K the exec size where the tree has the control. */
+static void mark_64k_exec(struct kunit *test)
+{
+	struct vfsmount *sys = kunit_kern_mount(test, "sysfs");
+	ssize_t ret = write_control(sys, "always+exec");
+
+	if (ret == -ENOENT)
+		return;
+	KUNIT_ASSERT_GT_MSG(test, ret, 0, "always+exec refused: %zd", ret);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+			clear_exec_action, sys), 0);
+}
+
+/* The pte of @addr in the task's mm, read raw (without contpte folding). */
+static bool user_pte(struct mm_struct *mm, unsigned long addr, pte_t *out)
+{
+	pgd_t *pgd = pgd_offset(mm, addr);
+	p4d_t *p4d;
+	pud_t *pud;
+	pmd_t *pmd;
+	pte_t *pte;
+
+	if (pgd_none(READ_ONCE(*pgd)))
+		return false;
+	p4d = p4d_offset(pgd, addr);
+	if (p4d_none(READ_ONCE(*p4d)))
+		return false;
+	pud = pud_offset(p4d, addr);
+	if (pud_none(READ_ONCE(*pud)) || pud_leaf(READ_ONCE(*pud)))
+		return false;
+	pmd = pmd_offset(pud, addr);
+	if (pmd_none(READ_ONCE(*pmd)) || pmd_leaf(READ_ONCE(*pmd)))
+		return false;
+	pte = pte_offset_map(pmd, addr);
+	if (!pte)
+		return false;
+	*out = __ptep_get(pte);
+	pte_unmap(pte);
+	return pte_present(*out);
+}
+
+static unsigned long permille(unsigned long part, unsigned long whole)
+{
+	return whole ? DIV_ROUND_CLOSEST(part * 1000, whole) : 0;
+}
+
+static void file_exec_bench(struct kunit *test)
+{
+	static const char * const sizes[] = { "4K", "8K", "16K", "32K", "64K",
+					      "128K+" };
+	unsigned long by_order[ARRAY_SIZE(sizes)] = {}, cached = 0, mappable = 0;
+	unsigned long mapped = 0, cont = 0, addr;
+	struct mm_bench bench = { .suite = "file_exec" };
+	struct page_cache_folio *folios;
+	struct page_cache_file *f;
+	struct rnd_state rnd;
+	unsigned int nr, i;
+	pgoff_t index;
+	pte_t pte;
+
+	mark_64k_exec(test);
+	f = page_cache_file_create(test, kunit_kern_mount(test, "ramfs"),
+				   FILE_PAGES, true, 0, MAX_PAGECACHE_ORDER,
+				   SZ_2M);
+	prandom_seed_state(&rnd, FAULT_SEED);
+	for (i = 0; i < FAULTS; i++)
+		page_cache_file_fault(test, f,
+				      prandom_u32_state(&rnd) % FILE_PAGES);
+
+	folios = kunit_kcalloc(test, FOLIOS_MAX, sizeof(*folios), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, folios);
+	nr = page_cache_file_folios(f, folios, FOLIOS_MAX);
+	for (i = 0; i < nr; i++) {
+		unsigned long pages = 1UL << folios[i].order;
+
+		cached += pages;
+		by_order[min_t(unsigned int, folios[i].order,
+			       ARRAY_SIZE(sizes) - 1)] += pages;
+		/* Folios are naturally aligned: 64K or more covers blocks. */
+		if (pages >= BLOCK_PAGES)
+			mappable += pages;
+		/* What a program running its text maps: all that is cached. */
+		for (index = folios[i].index; index < folios[i].index + pages;
+		     index++)
+			page_cache_file_fault(test, f, index);
+	}
+
+	mmap_read_lock(current->mm);
+	for (addr = f->uaddr; addr < f->uaddr + (FILE_PAGES << PAGE_SHIFT);
+	     addr += PAGE_SIZE) {
+		if (!user_pte(current->mm, addr, &pte))
+			continue;
+		mapped++;
+		if (pte_cont(pte))
+			cont++;
+	}
+	mmap_read_unlock(current->mm);
+	kunit_info(test, "%u faults: %lu pages cached in %u folios, %lu mapped, %lu with PTE_CONT\n",
+		   FAULTS, cached, nr, mapped, cont);
+
+	bench.name = "folio_share";
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		snprintf(bench.params, sizeof(bench.params), "size=%s",
+			 sizes[i]);
+		mm_bench_count(test, &bench, "permille",
+			       permille(by_order[i], cached));
+	}
+	bench.name = "contpte_share";
+	snprintf(bench.params, sizeof(bench.params), "of=cached");
+	mm_bench_count(test, &bench, "permille", permille(mappable, cached));
+	snprintf(bench.params, sizeof(bench.params), "of=mapped");
+	mm_bench_count(test, &bench, "permille", permille(cont, mapped));
+}
+
+static struct kunit_case file_exec_bench_cases[] = {
+	KUNIT_CASE_ATTR(file_exec_bench, { .speed = KUNIT_SPEED_SLOW }),
+	{}
+};
+
+static struct kunit_suite file_exec_bench_suite = {
+	.name = "mm_bench_file_exec",
+	.test_cases = file_exec_bench_cases,
+};
+kunit_test_suites(&file_exec_bench_suite);
+
+MODULE_DESCRIPTION("Folio sizes of executable file mappings");
+MODULE_LICENSE("GPL");
