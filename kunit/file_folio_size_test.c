@@ -26,6 +26,7 @@
 #include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/pagemap.h>
+#include <linux/sizes.h>
 #include <linux/string.h>
 
 #include "kern_mount_fixture.h"
@@ -35,10 +36,13 @@
 #define SHOW_MAX	64
 #define FOLIOS_MAX	64
 
-/* Sizes with a file_enabled control: order 1 up to the page cache's max. */
+/*
+ * Sizes with a file_enabled control: order 1 up to the page cache's max,
+ * which is at most PMD_ORDER (and not a constant expression).
+ */
 #define FILE_ORDER_MIN	1
 #define FILE_ORDER_MAX	MAX_PAGECACHE_ORDER
-#define NR_FILE_ORDERS	(FILE_ORDER_MAX - FILE_ORDER_MIN + 1)
+#define ORDERS_SPACE	(PMD_ORDER + 1)
 
 #define SHOW_ALWAYS	"[always] always+exec never"
 #define SHOW_EXEC	"always [always+exec] never"
@@ -94,13 +98,14 @@ static void control_show(struct vfsmount *mnt, unsigned int order,
 	if (len <= 0)
 		return;
 	buf[len] = '\0';
-	strim(buf);
+	if (buf[len - 1] == '\n')
+		buf[len - 1] = '\0';
 }
 
 /* Every size's setting when the case started, put back when it ends. */
 struct file_enabled_state {
 	struct vfsmount *mnt;
-	char shows[NR_FILE_ORDERS][SHOW_MAX];
+	char shows[ORDERS_SPACE][SHOW_MAX];	/* by order */
 };
 
 static const char *shown_value(const char *show)
@@ -119,10 +124,9 @@ static void file_enabled_restore(void *data)
 
 	/* The exec size last: writing always+exec takes it from others. */
 	for (order = FILE_ORDER_MIN; order <= FILE_ORDER_MAX; order++)
-		control_write(state->mnt, order,
-			      shown_value(state->shows[order - FILE_ORDER_MIN]));
+		control_write(state->mnt, order, shown_value(state->shows[order]));
 	for (order = FILE_ORDER_MIN; order <= FILE_ORDER_MAX; order++)
-		if (!strcmp(state->shows[order - FILE_ORDER_MIN], SHOW_EXEC))
+		if (!strcmp(state->shows[order], SHOW_EXEC))
 			control_write(state->mnt, order, "always+exec");
 }
 
@@ -146,10 +150,8 @@ static struct vfsmount *file_enabled_begin(struct kunit *test)
 	fput(file);
 
 	for (order = FILE_ORDER_MIN; order <= FILE_ORDER_MAX; order++) {
-		control_show(state->mnt, order,
-			     state->shows[order - FILE_ORDER_MIN]);
-		KUNIT_ASSERT_STRNEQ(test, state->shows[order - FILE_ORDER_MIN],
-				    "");
+		control_show(state->mnt, order, state->shows[order]);
+		KUNIT_ASSERT_STRNEQ(test, state->shows[order], "");
 	}
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
 			file_enabled_restore, state), 0);
@@ -272,14 +274,14 @@ static void file_enabled_bad_input_test(struct kunit *test)
 {
 	const char *input = ((const struct bad_input *)test->param_value)->input;
 	struct vfsmount *mnt = file_enabled_begin(test);
-	char before[NR_FILE_ORDERS][SHOW_MAX], after[SHOW_MAX];
+	char before[ORDERS_SPACE][SHOW_MAX], after[SHOW_MAX];
 	unsigned int order;
 
 	/* One size of each state, so that any change would show. */
 	KUNIT_ASSERT_GT(test, control_write(mnt, ORDER_16K, "never"), 0);
 	KUNIT_ASSERT_GT(test, control_write(mnt, ORDER_64K, "always+exec"), 0);
 	for (order = FILE_ORDER_MIN; order <= FILE_ORDER_MAX; order++)
-		control_show(mnt, order, before[order - FILE_ORDER_MIN]);
+		control_show(mnt, order, before[order]);
 
 	KUNIT_EXPECT_EQ(test, control_write(mnt, ORDER_64K, input),
 			(ssize_t)-EINVAL);
@@ -288,7 +290,7 @@ static void file_enabled_bad_input_test(struct kunit *test)
 	for (order = FILE_ORDER_MIN; order <= FILE_ORDER_MAX; order++) {
 		control_show(mnt, order, after);
 		KUNIT_EXPECT_STREQ_MSG(test, after,
-				       before[order - FILE_ORDER_MIN],
+				       before[order],
 				       "hugepages-%ukB", order_kb(order));
 	}
 }
@@ -447,23 +449,24 @@ struct exec_fault {
 	const char *desc;
 	unsigned int exec_kb;
 	pgoff_t file_pages;
-	unsigned int min_order, max_order;	/* of the mapping */
+	/* The mapping's folio orders; max 0: the page cache's maximum. */
+	unsigned int min_order, max_order;
 	pgoff_t fault;
 	struct page_cache_folio want;
 };
 
 static const struct exec_fault exec_faults[] = {
-	{ "64K_at_0", 64, FILE_PAGES, 0, MAX_PAGECACHE_ORDER, 0, { 0, 4 } },
-	{ "64K_at_37", 64, FILE_PAGES, 0, MAX_PAGECACHE_ORDER, 37, { 32, 4 } },
-	{ "64K_at_47", 64, FILE_PAGES, 0, MAX_PAGECACHE_ORDER, 47, { 32, 4 } },
-	{ "64K_at_48", 64, FILE_PAGES, 0, MAX_PAGECACHE_ORDER, 48, { 48, 4 } },
-	{ "16K_at_37", 16, FILE_PAGES, 0, MAX_PAGECACHE_ORDER, 37, { 36, 2 } },
-	{ "2M_at_700", 2048, FILE_PAGES, 0, MAX_PAGECACHE_ORDER, 700,
+	{ "64K_at_0", 64, FILE_PAGES, 0, 0, 0, { 0, 4 } },
+	{ "64K_at_37", 64, FILE_PAGES, 0, 0, 37, { 32, 4 } },
+	{ "64K_at_47", 64, FILE_PAGES, 0, 0, 47, { 32, 4 } },
+	{ "64K_at_48", 64, FILE_PAGES, 0, 0, 48, { 48, 4 } },
+	{ "16K_at_37", 16, FILE_PAGES, 0, 0, 37, { 36, 2 } },
+	{ "2M_at_700", 2048, FILE_PAGES, 0, 0, 700,
 	  { 512, 9 } },
 	/* EOF at page 40: the 64K block at 32 is cut to 32K */
-	{ "64K_at_37_eof_40", 64, 40, 0, MAX_PAGECACHE_ORDER, 37, { 32, 3 } },
+	{ "64K_at_37_eof_40", 64, 40, 0, 0, 37, { 32, 3 } },
 	/* a mapping of 128K folios at least: the exec size grows to it */
-	{ "64K_at_37_min_128K", 64, FILE_PAGES, 5, MAX_PAGECACHE_ORDER, 37,
+	{ "64K_at_37_min_128K", 64, FILE_PAGES, 5, 0, 37,
 	  { 32, 5 } },
 	/* a mapping of 32K folios at most: the exec size shrinks to it */
 	{ "64K_at_37_max_32K", 64, FILE_PAGES, 0, 3, 37, { 32, 3 } },

@@ -51,7 +51,8 @@ struct page_cache_file *page_cache_file_create(struct kunit *test,
 	KUNIT_ASSERT_EQ(test, vfs_truncate(&f->file->f_path, len), 0);
 	f->mapping = f->file->f_mapping;
 	f->nr_pages = nr_pages;
-	mapping_set_folio_order_range(f->mapping, min_order, max_order);
+	mapping_set_folio_order_range(f->mapping, min_order,
+				      max_order ?: MAX_PAGECACHE_ORDER);
 
 	addr = aligned_range(test, len, align);
 	f->uaddr = kunit_vm_mmap(test, f->file, addr, len,
