@@ -51,6 +51,11 @@ struct page_cache_file *page_cache_file_create(struct kunit *test,
 	KUNIT_ASSERT_EQ(test, vfs_truncate(&f->file->f_path, len), 0);
 	f->mapping = f->file->f_mapping;
 	f->nr_pages = nr_pages;
+	/*
+	 * ramfs has no backing device, so its files get no readahead window;
+	 * give this one the default a block device's files get.
+	 */
+	f->file->f_ra.ra_pages = VM_READAHEAD_PAGES;
 	mapping_set_folio_order_range(f->mapping, min_order,
 				      max_order ?: MAX_PAGECACHE_ORDER);
 

@@ -3,8 +3,9 @@
  * A file on an in-kernel ramfs mount, mapped into the KUnit task's own mm,
  * whose page cache a case fills by faulting through the mapping: the
  * fault path, readahead and folio sizes are the kernel's own. ramfs reads
- * a hole as zeroes into a folio of any size, so the file is made sparse
- * and its mapping is allowed large folios (ramfs does not ask for them).
+ * a hole as zeroes into a folio of any size, so the file is made sparse,
+ * its mapping is allowed large folios (ramfs does not ask for them) and
+ * it gets the default readahead window (ramfs has no backing device).
  * Shared by the file_enabled suites and the exec-mapping benchmark.
  */
 #ifndef _MM_SERIES_KUNIT_PAGE_CACHE_FILE_H
