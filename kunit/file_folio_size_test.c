@@ -248,7 +248,7 @@ struct bad_input {
 };
 
 static const struct bad_input file_enabled_bad_inputs[] = {
-	{ "empty", "" },
+	{ "newline_only", "\n" },
 	{ "sometimes", "sometimes" },
 	{ "always_plus", "always+" },
 	{ "exec_twice", "always+exec+exec" },
