@@ -71,15 +71,11 @@ static struct file *control_open(struct vfsmount *mnt, unsigned int order,
 static ssize_t control_write(struct vfsmount *mnt, unsigned int order,
 			     const char *value)
 {
-	struct file *file = control_open(mnt, order, O_WRONLY);
-	loff_t pos = 0;
-	ssize_t ret;
+	char path[96];
 
-	if (IS_ERR(file))
-		return PTR_ERR(file);
-	ret = kernel_write(file, value, strlen(value), &pos);
-	fput(file);
-	return ret;
+	snprintf(path, sizeof(path), THP_DIR "/hugepages-%ukB/file_enabled",
+		 order_kb(order));
+	return kern_mount_write(mnt, path, value);
 }
 
 /* What show prints, without the newline; "" if it cannot be read. */

@@ -11,7 +11,6 @@
  * listed in kunit/warnings.tsv.
  */
 #include <kunit/test.h>
-#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/gfp.h>
 #include <linux/hugetlb.h>
@@ -131,18 +130,12 @@ static void folio_alloc_gigantic_refuses_test(struct kunit *test)
 
 static int write_nr_hugepages(struct vfsmount *mnt, unsigned long nr)
 {
-	struct file *file;
 	char buf[24];
-	loff_t pos = 0;
 	ssize_t ret;
 	int len;
 
-	file = file_open_root_mnt(mnt, POOL_CONTROL, O_WRONLY, 0);
-	if (IS_ERR(file))
-		return PTR_ERR(file);
 	len = snprintf(buf, sizeof(buf), "%lu\n", nr);
-	ret = kernel_write(file, buf, len, &pos);
-	fput(file);
+	ret = kern_mount_write(mnt, POOL_CONTROL, buf);
 	if (ret < 0)
 		return ret;
 	return ret == len ? 0 : -EIO;

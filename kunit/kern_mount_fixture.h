@@ -13,4 +13,12 @@
 /* Mounts @fstype ("sysfs", "debugfs", "ramfs"); unmounted at case end. */
 struct vfsmount *kunit_kern_mount(struct kunit *test, const char *fstype);
 
+/*
+ * Writes @value to the file at @path under @mnt, as one write(2) would:
+ * returns what the file's store handler returned (bytes taken or an error),
+ * or the error of opening the file.
+ */
+ssize_t kern_mount_write(struct vfsmount *mnt, const char *path,
+			 const char *value);
+
 #endif

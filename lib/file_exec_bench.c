@@ -43,15 +43,7 @@
 
 static ssize_t write_control(struct vfsmount *mnt, const char *value)
 {
-	struct file *file = file_open_root_mnt(mnt, EXEC_CONTROL, O_WRONLY, 0);
-	loff_t pos = 0;
-	ssize_t ret;
-
-	if (IS_ERR(file))
-		return PTR_ERR(file);
-	ret = kernel_write(file, value, strlen(value), &pos);
-	fput(file);
-	return ret;
+	return kern_mount_write(mnt, EXEC_CONTROL, value);
 }
 
 static void clear_exec_action(void *mnt)
