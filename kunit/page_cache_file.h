@@ -30,9 +30,9 @@ struct page_cache_folio {
 /*
  * Creates a sparse file of @nr_pages on @mnt (a ramfs), whose mapping takes
  * folios of orders @min_order..@max_order (0: up to the page cache's
- * maximum), and maps it readable (and
- * executable if @exec), at an address aligned to @align (a power of two,
- * at least PAGE_SIZE). Released when the case ends.
+ * maximum), and maps it readable (and executable if @exec), at an address
+ * aligned to @align (a power of two, at least PAGE_SIZE). Released when the
+ * case ends.
  */
 struct page_cache_file *page_cache_file_create(struct kunit *test,
 					       struct vfsmount *mnt,
