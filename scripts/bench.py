@@ -8,9 +8,11 @@ observation per boot; the table compares base and patched the way the seeds
 do, over those observations.
 """
 
+import math
 import re
+import statistics
 from dataclasses import dataclass
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import stats
 
@@ -118,6 +120,8 @@ def render(rows: Sequence[Row], suite_title: Dict[str, str]) -> str:
 
 # Units of time; any other unit is an exact count (lib/structural_bench.c).
 TIME_UNITS = ('ns', 'us')
+# Counts in this unit are shares of a whole, shown in percent.
+SHARE_UNIT = 'permille'
 
 
 def split_counts(rows: Sequence[Row]) -> Tuple[List[Row], List[Row]]:
@@ -131,14 +135,32 @@ def _value(values: Sequence[float]) -> str:
     return f'{lo:g}' if lo == hi else f'{lo:g}..{hi:g}'
 
 
+def _change(r: Row, base: Samples, patched: Samples) -> str:
+    """A share's change is in percentage points: its base is often 0."""
+    if r.key.unit == SHARE_UNIT:
+        points = (statistics.median(patched[r.key])
+                  - statistics.median(base[r.key])) / 10.0
+        return f'{points:+.1f} pts'
+    return f'{r.comparison.change_pct:+.2f}%'
+
+
+def _shown(values: Sequence[float], unit: str) -> str:
+    if unit == SHARE_UNIT:
+        return _value([v / 10.0 for v in values]) + '%'
+    return _value(values)
+
+
 def render_counts(rows: Sequence[Row], base: Samples,
                   patched: Samples) -> str:
-    """Exact counts, base against patched; a range where boots differ."""
+    """Exact counts, base against patched; a range where boots differ.
+    Shares (per mille in the log) are shown in percent."""
     lines = ['| Count | base | patched | change |']
     for r in rows:
-        lines.append(f'| {r.key.bench}: {r.key.params} ({r.key.unit}) | '
-                     f'{_value(base[r.key])} | {_value(patched[r.key])} | '
-                     f'{r.comparison.change_pct:+.2f}% |')
+        unit = 'share' if r.key.unit == SHARE_UNIT else r.key.unit
+        lines.append(f'| {r.key.bench}: {r.key.params} ({unit}) | '
+                     f'{_shown(base[r.key], r.key.unit)} | '
+                     f'{_shown(patched[r.key], r.key.unit)} | '
+                     f'{_change(r, base, patched)} |')
     return '\n'.join(lines)
 
 
@@ -192,20 +214,28 @@ def marks(rows: Sequence[Row]) -> Tuple[int, int]:
             sum(r.comparison.mark == '(R)' for r in rows))
 
 
+def _json_number(x: float) -> Optional[float]:
+    """JSON has no NaN or infinity: a change from 0, or the interval of a
+    single boot, is null."""
+    return x if math.isfinite(x) else None
+
+
 def to_json(rows: Sequence[Row], meta: Dict[str, object]) -> Dict[str, object]:
     return {'meta': meta, 'rows': [{
         'suite': r.key.suite, 'bench': r.key.bench, 'params': r.key.params,
         'unit': r.key.unit,
         'base': {'n': r.comparison.base.n, 'mean': r.comparison.base.mean,
                  'sd': r.comparison.base.sd,
-                 'half_width': r.comparison.base.half_width},
+                 'half_width': _json_number(r.comparison.base.half_width)},
         'patched': {'n': r.comparison.patched.n,
                     'mean': r.comparison.patched.mean,
                     'sd': r.comparison.patched.sd,
-                    'half_width': r.comparison.patched.half_width},
-        'change_pct': r.comparison.change_pct,
-        'change_hw_pct': r.comparison.change_hw_pct,
-        'p_value': r.comparison.p_value, 'mark': r.comparison.mark}
+                    'half_width': _json_number(
+                        r.comparison.patched.half_width)},
+        'change_pct': _json_number(r.comparison.change_pct),
+        'change_hw_pct': _json_number(r.comparison.change_hw_pct),
+        'p_value': _json_number(r.comparison.p_value),
+        'mark': r.comparison.mark}
         for r in rows]}
 
 

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+import json
 import unittest
 
 import bench
@@ -89,6 +90,20 @@ class CountsAndAgreementTest(unittest.TestCase):
         self.assertIn('| entries: size=1024K (entries) | 256 | 16..17 | '
                       '-93.55% |',
                       bench.render_counts(counts, base, patched))
+
+    def test_shares_in_percent_and_points(self) -> None:
+        share = bench.Key('file_exec', 'folio_share', 'size=64K', 'permille')
+        base, patched = {share: [20.0, 20.0]}, {share: [1000.0, 1000.0]}
+        _, counts = bench.split_counts(self.rows(base, patched))
+        self.assertIn('| folio_share: size=64K (share) | 2% | 100% | '
+                      '+98.0 pts |',
+                      bench.render_counts(counts, base, patched))
+
+    def test_change_from_zero_is_valid_json(self) -> None:
+        share = bench.Key('file_exec', 'folio_share', 'size=64K', 'permille')
+        rows = self.rows({share: [0.0, 0.0]}, {share: [1000.0, 1000.0]})
+        text = json.dumps(bench.to_json(rows, {}), allow_nan=False)
+        self.assertIsNone(json.loads(text)['rows'][0]['change_pct'])
 
     def test_agreement_by_benchmark_and_params(self) -> None:
         ours = self.rows(
