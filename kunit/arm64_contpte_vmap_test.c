@@ -57,12 +57,7 @@ static const struct map_size_case map_size_cases[] = {
 	  PAGE_SIZE },
 };
 
-static void map_size_case_desc(const struct map_size_case *c, char *desc)
-{
-	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(map_size, map_size_cases, map_size_case_desc);
+KUNIT_ARRAY_PARAM_DESC(map_size, map_size_cases, desc);
 
 static void map_size_test(struct kunit *test)
 {
@@ -91,14 +86,7 @@ static const struct supported_shift_case supported_shift_cases[] = {
 	{ "1G", SZ_1G, CONT_PTE_SHIFT },
 };
 
-static void supported_shift_case_desc(const struct supported_shift_case *c,
-				      char *desc)
-{
-	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(supported_shift, supported_shift_cases,
-		  supported_shift_case_desc);
+KUNIT_ARRAY_PARAM_DESC(supported_shift, supported_shift_cases, desc);
 
 static void supported_shift_test(struct kunit *test)
 {
@@ -126,12 +114,7 @@ static const struct unmap_size_case unmap_size_cases[] = {
 	{ "invalid_cont", ENTRY_INVALID, true, PAGE_SIZE },
 };
 
-static void unmap_size_case_desc(const struct unmap_size_case *c, char *desc)
-{
-	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(unmap_size, unmap_size_cases, unmap_size_case_desc);
+KUNIT_ARRAY_PARAM_DESC(unmap_size, unmap_size_cases, desc);
 
 static pte_t unmap_size_entry(const struct unmap_size_case *c)
 {
@@ -184,12 +167,7 @@ static const struct huge_size huge_sizes[] = {
 	{ "17x64K_plus_4K", 17 * SZ_64K + SZ_4K },
 };
 
-static void huge_size_desc(const struct huge_size *s, char *desc)
-{
-	strscpy(desc, s->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(huge_size, huge_sizes, huge_size_desc);
+KUNIT_ARRAY_PARAM_DESC(huge_size, huge_sizes, desc);
 
 static struct vm_struct *vmalloc_huge_area(struct kunit *test,
 					   unsigned long size)
@@ -409,12 +387,7 @@ static const struct ioremap_case ioremap_cases[] = {
 	{ "60K_aligned", SZ_64K - SZ_4K, 0, 0 },
 };
 
-static void ioremap_case_desc(const struct ioremap_case *c, char *desc)
-{
-	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(ioremap, ioremap_cases, ioremap_case_desc);
+KUNIT_ARRAY_PARAM_DESC(ioremap, ioremap_cases, desc);
 
 struct ioremap_fixture {
 	struct page *page;

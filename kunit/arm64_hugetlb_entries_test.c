@@ -41,12 +41,7 @@ static const struct entry_size entry_sizes[] = {
 	{ "1G_pud", PUD_SIZE, PUD_SIZE, 1, PUD_SIZE, 1 },
 };
 
-static void entry_size_desc(const struct entry_size *s, char *desc)
-{
-	strscpy(desc, s->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(entry_size, entry_sizes, entry_size_desc);
+KUNIT_ARRAY_PARAM_DESC(entry_size, entry_sizes, desc);
 
 /* Only the sizes made of several entries. */
 static const void *contig_size_gen_params(const void *prev, char *desc)
@@ -56,7 +51,8 @@ static const void *contig_size_gen_params(const void *prev, char *desc)
 
 	for (; i < ARRAY_SIZE(entry_sizes); i++) {
 		if (entry_sizes[i].ncontig > 1) {
-			entry_size_desc(&entry_sizes[i], desc);
+			strscpy(desc, entry_sizes[i].desc,
+				KUNIT_PARAM_DESC_SIZE);
 			return &entry_sizes[i];
 		}
 	}

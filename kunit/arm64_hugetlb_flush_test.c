@@ -35,13 +35,7 @@ static const struct hugetlb_flush_param hugetlb_flush_params[] = {
 	{ "1G_pud", PUD_SIZE, PUD_SIZE, 1, 1 },
 };
 
-static void hugetlb_flush_param_desc(const struct hugetlb_flush_param *p,
-				     char *desc)
-{
-	strscpy(desc, p->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(hugetlb_flush, hugetlb_flush_params, hugetlb_flush_param_desc);
+KUNIT_ARRAY_PARAM_DESC(hugetlb_flush, hugetlb_flush_params, desc);
 
 /* A mapping of a hugetlbfs file in the test's mm. */
 struct hugetlb_mapping {

@@ -210,14 +210,7 @@ static const struct file_enabled_transition file_enabled_transitions[] = {
 	  MOVED },
 };
 
-static void transition_desc(const struct file_enabled_transition *t,
-			    char *desc)
-{
-	strscpy(desc, t->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(file_enabled_transition, file_enabled_transitions,
-		  transition_desc);
+KUNIT_ARRAY_PARAM_DESC(file_enabled_transition, file_enabled_transitions, desc);
 
 static void file_enabled_transition_test(struct kunit *test)
 {
@@ -258,13 +251,7 @@ static const struct bad_input file_enabled_bad_inputs[] = {
 	{ "anon_inherit", "inherit" },
 };
 
-static void bad_input_desc(const struct bad_input *b, char *desc)
-{
-	strscpy(desc, b->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(file_enabled_bad_input, file_enabled_bad_inputs,
-		  bad_input_desc);
+KUNIT_ARRAY_PARAM_DESC(file_enabled_bad_input, file_enabled_bad_inputs, desc);
 
 static void file_enabled_bad_input_test(struct kunit *test)
 {
@@ -473,12 +460,7 @@ static const struct exec_fault exec_faults[] = {
 	{ "64K_at_37_max_32K", 64, FILE_PAGES, 0, 3, 37, { 32, 3 } },
 };
 
-static void exec_fault_desc(const struct exec_fault *e, char *desc)
-{
-	strscpy(desc, e->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(exec_fault, exec_faults, exec_fault_desc);
+KUNIT_ARRAY_PARAM_DESC(exec_fault, exec_faults, desc);
 
 static void exec_fault_reads_one_folio_test(struct kunit *test)
 {
@@ -562,12 +544,7 @@ static const struct allowed_sizes allowed_sizes_table[] = {
 	{ "8K_and_16K", BIT(1) | BIT(2), true },
 };
 
-static void allowed_sizes_desc(const struct allowed_sizes *a, char *desc)
-{
-	strscpy(desc, a->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(allowed_sizes, allowed_sizes_table, allowed_sizes_desc);
+KUNIT_ARRAY_PARAM_DESC(allowed_sizes, allowed_sizes_table, desc);
 
 static void read_around_keeps_to_allowed_sizes_test(struct kunit *test)
 {

@@ -29,12 +29,7 @@ static const struct gigantic_order gigantic_orders[] = {
 	{ "1G", PUD_SHIFT - PAGE_SHIFT },
 };
 
-static void gigantic_order_desc(const struct gigantic_order *o, char *desc)
-{
-	strscpy(desc, o->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(gigantic_order, gigantic_orders, gigantic_order_desc);
+KUNIT_ARRAY_PARAM_DESC(gigantic_order, gigantic_orders, desc);
 
 /* Pages of [pfn, pfn + nr) the recorded frees returned, each exactly once. */
 static void expect_returned_once(struct kunit *test,
@@ -103,12 +98,7 @@ static const struct refused_case refused_cases[] = {
 	{ "32M_without_GFP_COMP", CONT_PMD_SHIFT - PAGE_SHIFT, GFP_KERNEL },
 };
 
-static void refused_case_desc(const struct refused_case *c, char *desc)
-{
-	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(refused, refused_cases, refused_case_desc);
+KUNIT_ARRAY_PARAM_DESC(refused, refused_cases, desc);
 
 static void folio_alloc_gigantic_refuses_test(struct kunit *test)
 {

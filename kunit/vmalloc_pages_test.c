@@ -394,12 +394,7 @@ static const struct large_size large_sizes[] = {
 	{ "4M", SZ_4M },
 };
 
-static void large_size_desc(const struct large_size *s, char *desc)
-{
-	strscpy(desc, s->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(large_size, large_sizes, large_size_desc);
+KUNIT_ARRAY_PARAM_DESC(large_size, large_sizes, desc);
 
 static struct vm_struct *vmalloc_area(struct kunit *test, unsigned long size,
 				      gfp_t gfp)
