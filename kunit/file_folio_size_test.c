@@ -496,6 +496,39 @@ static void exec_size_ignores_data_mappings_test(struct kunit *test)
 }
 
 /*
+ * always or never written to the exec size takes its mark off: an
+ * executable mapping is then read like a data one (read-around, and never
+ * a folio of a size set to never). Show alone cannot tell for never, which
+ * brackets never whether or not the mark stayed.
+ */
+static const char * const mark_removers[] = { "always", "never" };
+
+static void mark_remover_desc(const char * const *value, char *desc)
+{
+	strscpy(desc, *value, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(mark_remover, mark_removers, mark_remover_desc);
+
+static void exec_mark_removed_test(struct kunit *test)
+{
+	const char *value = *(const char * const *)test->param_value;
+	struct vfsmount *sys = file_enabled_begin(test);
+	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
+	struct page_cache_folio data[FOLIOS_MAX];
+	struct page_cache_file *f;
+	unsigned int nr;
+
+	KUNIT_ASSERT_GT(test, control_write(sys, ORDER_64K, "always+exec"), 0);
+	KUNIT_ASSERT_GT(test, control_write(sys, ORDER_64K, value), 0);
+	nr = folios_after_fault(test, mnt, false, 37, data);
+	f = page_cache_file_create(test, mnt, FILE_PAGES, true, 0,
+				   MAX_PAGECACHE_ORDER, PAGE_SIZE);
+	page_cache_file_fault(test, f, 37);
+	expect_folios(test, f, data, nr);
+}
+
+/*
  * With no exec size, which is the default, an executable mapping is read
  * like any other: read-around, as on the unpatched kernel. Runs on both
  * trees; on the patched one after clearing any exec size.
@@ -576,6 +609,7 @@ static struct kunit_case file_exec_readahead_cases[] = {
 	KUNIT_CASE_PARAM(exec_fault_reads_one_folio_test,
 			 exec_fault_gen_params),
 	KUNIT_CASE(exec_size_ignores_data_mappings_test),
+	KUNIT_CASE_PARAM(exec_mark_removed_test, mark_remover_gen_params),
 	KUNIT_CASE(no_exec_size_unchanged_test),
 	KUNIT_CASE_PARAM(read_around_keeps_to_allowed_sizes_test,
 			 allowed_sizes_gen_params),
