@@ -605,10 +605,58 @@ static void read_around_keeps_to_allowed_sizes_test(struct kunit *test)
 		KUNIT_EXPECT_GT(test, large, 0);
 }
 
+/*
+ * file_enabled also keeps to the allowed sizes the folios that
+ * __filemap_get_folio() creates for a caller asking for a size, as
+ * buffered writes of filesystems with large folios do: a 64K request
+ * gets the largest allowed size up to 64K.
+ */
+struct get_folio_case {
+	const char *desc;
+	unsigned long never;	/* orders set to never */
+	unsigned int want_order;
+};
+
+static const struct get_folio_case get_folio_cases[] = {
+	{ "all_allowed", 0, ORDER_64K },
+	{ "64K_never", BIT(ORDER_64K), ORDER_64K - 1 },
+	{ "64K_32K_never", BIT(ORDER_64K) | BIT(ORDER_64K - 1), ORDER_16K },
+	{ "8K_to_64K_never", GENMASK(ORDER_64K, 1), 0 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(get_folio, get_folio_cases, desc);
+
+static void get_folio_keeps_to_allowed_sizes_test(struct kunit *test)
+{
+	const struct get_folio_case *c = test->param_value;
+	struct vfsmount *sys = file_enabled_begin(test);
+	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
+	struct page_cache_file *f;
+	struct folio *folio;
+	unsigned int order;
+
+	for (order = FILE_ORDER_MIN; order <= ORDER_64K; order++)
+		KUNIT_ASSERT_GT(test, control_write(sys, order,
+				c->never & BIT(order) ? "never" : "always"),
+				0);
+	f = page_cache_file_create(test, mnt, FILE_PAGES, false, 0,
+				   MAX_PAGECACHE_ORDER, PAGE_SIZE);
+	folio = __filemap_get_folio(f->mapping, 0,
+				    FGP_LOCK | FGP_CREAT | fgf_set_order(SZ_64K),
+				    mapping_gfp_mask(f->mapping));
+	KUNIT_ASSERT_FALSE(test, IS_ERR(folio));
+	order = folio_order(folio);
+	folio_unlock(folio);
+	folio_put(folio);
+	KUNIT_EXPECT_EQ(test, order, c->want_order);
+}
+
 static struct kunit_case file_exec_readahead_cases[] = {
 	KUNIT_CASE_PARAM(exec_fault_reads_one_folio_test,
 			 exec_fault_gen_params),
 	KUNIT_CASE(exec_size_ignores_data_mappings_test),
+	KUNIT_CASE_PARAM(get_folio_keeps_to_allowed_sizes_test,
+			 get_folio_gen_params),
 	KUNIT_CASE_PARAM(exec_mark_removed_test, mark_remover_gen_params),
 	KUNIT_CASE(no_exec_size_unchanged_test),
 	KUNIT_CASE_PARAM(read_around_keeps_to_allowed_sizes_test,
