@@ -478,6 +478,25 @@ static void exec_fault_reads_one_folio_test(struct kunit *test)
 	expect_folios(test, f, &e->want, 1);
 }
 
+/*
+ * A fault at page 37 of an executable mapping reads the same folios as one
+ * of a data mapping; returns how many the data mapping's fault read.
+ */
+static unsigned int expect_exec_reads_like_data(struct kunit *test,
+						struct vfsmount *mnt)
+{
+	struct page_cache_folio data[FOLIOS_MAX];
+	struct page_cache_file *f;
+	unsigned int nr;
+
+	nr = folios_after_fault(test, mnt, false, 37, data);
+	f = page_cache_file_create(test, mnt, FILE_PAGES, true, 0,
+				   MAX_PAGECACHE_ORDER, PAGE_SIZE);
+	page_cache_file_fault(test, f, 37);
+	expect_folios(test, f, data, nr);
+	return nr;
+}
+
 /* The exec size changes nothing for a mapping that is not executable. */
 static void exec_size_ignores_data_mappings_test(struct kunit *test)
 {
@@ -515,17 +534,10 @@ static void exec_mark_removed_test(struct kunit *test)
 	const char *value = *(const char * const *)test->param_value;
 	struct vfsmount *sys = file_enabled_begin(test);
 	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
-	struct page_cache_folio data[FOLIOS_MAX];
-	struct page_cache_file *f;
-	unsigned int nr;
 
 	KUNIT_ASSERT_GT(test, control_write(sys, ORDER_64K, "always+exec"), 0);
 	KUNIT_ASSERT_GT(test, control_write(sys, ORDER_64K, value), 0);
-	nr = folios_after_fault(test, mnt, false, 37, data);
-	f = page_cache_file_create(test, mnt, FILE_PAGES, true, 0,
-				   MAX_PAGECACHE_ORDER, PAGE_SIZE);
-	page_cache_file_fault(test, f, 37);
-	expect_folios(test, f, data, nr);
+	expect_exec_reads_like_data(test, mnt);
 }
 
 /*
@@ -536,10 +548,8 @@ static void exec_mark_removed_test(struct kunit *test)
 static void no_exec_size_unchanged_test(struct kunit *test)
 {
 	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
-	struct page_cache_folio data[FOLIOS_MAX];
 	struct vfsmount *sys = kunit_kern_mount(test, "sysfs");
-	struct page_cache_file *f;
-	unsigned int nr, exec;
+	unsigned int exec;
 	struct file *file;
 
 	file = control_open(sys, ORDER_64K, O_RDONLY);
@@ -550,13 +560,8 @@ static void no_exec_size_unchanged_test(struct kunit *test)
 			KUNIT_ASSERT_GT(test, control_write(sys, exec, "always"),
 					0);
 	}
-	nr = folios_after_fault(test, mnt, false, 37, data);
 	/* Read-around reads more than the faulting page's folio. */
-	KUNIT_EXPECT_GT(test, nr, 1);
-	f = page_cache_file_create(test, mnt, FILE_PAGES, true, 0,
-				   MAX_PAGECACHE_ORDER, PAGE_SIZE);
-	page_cache_file_fault(test, f, 37);
-	expect_folios(test, f, data, nr);
+	KUNIT_EXPECT_GT(test, expect_exec_reads_like_data(test, mnt), 1);
 }
 
 /*
