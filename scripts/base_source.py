@@ -97,9 +97,9 @@ def repo_path(cache: Path) -> Path:
 
 
 def is_imported(repo: Path) -> bool:
-    proc = project.run(['git', '--git-dir', str(repo), 'rev-parse', '-q',
-                        '--verify', f'refs/tags/{project.BASE_TAG}'],
-                       'git rev-parse', check=False)
+    proc = project.git(None, '--git-dir', str(repo), 'rev-parse', '-q',
+                       '--verify', f'refs/tags/{project.BASE_TAG}',
+                       check=False)
     return repo.is_dir() and proc.returncode == 0
 
 
@@ -126,16 +126,15 @@ def import_base(cache: Path) -> Path:
                               'Makefile')
         new_repo = tmp / 'linux.git'
         print('importing the pristine tree into git', flush=True)
-        env = dict(os.environ, GIT_DIR=str(new_repo),
-                   GIT_WORK_TREE=str(worktree), **PRISTINE_ENV)
-        project.run(['git', 'init', '-q', '--bare', str(new_repo)], 'git init')
+        env = dict(PRISTINE_ENV, GIT_DIR=str(new_repo),
+                   GIT_WORK_TREE=str(worktree))
+        project.git(None, 'init', '-q', '--bare', str(new_repo))
         # Debian's top-level .gitignore ignores everything at the top: force.
-        for cmd in (['git', '-c', 'core.looseCompression=1', 'add', '-f',
-                     '-A'],
-                    ['git', 'commit', '-q', '-m',
-                     f'Debian {project.BASE_PACKAGE} {project.BASE_VERSION}'],
-                    ['git', 'tag', project.BASE_TAG]):
-            project.run(cmd, ' '.join(cmd[:2]), env=env)
+        for args in (['-c', 'core.looseCompression=1', 'add', '-f', '-A'],
+                     ['commit', '-q', '-m',
+                      f'Debian {project.BASE_PACKAGE} {project.BASE_VERSION}'],
+                     ['tag', project.BASE_TAG]):
+            project.git(None, *args, env=env)
         if repo.exists():
             shutil.rmtree(repo)
         os.replace(new_repo, repo)

@@ -1,28 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The project's one entry point: packages, trees, suites, verification.
-
-  deps     install the Debian packages the project needs (as root)
-  trees    make the base and patched worktrees
-  verify   build both trees, run the suites, print the matrix
-  report   the main job: versions, then the verification matrix
-  unit     the host scripts' own unit tests (no kernel needed)
-  test     unit, verify, and a smoke run of every benchmark;
-           ends with "N passed, N failed"
-  bench    the A/B benchmark report (--profile, --boots, --clock)
-  mutants  apply each mutant alone to the patched tree, require it killed
-  sanitize the patched tree's suites under KASAN, lockdep, kmemleak & co.
-  cross    every prefix built for x86_64 and riscv64; generic suites on
-           x86_64 QEMU
-  walk     build and run the suites at every prefix of the series
-           (--bench GLOB --boots K: also benchmarks moved per patch)
-"""
+"""The project's one entry point: packages, trees, suites, verification,
+benchmarks. Each subcommand's --help says what it takes; the Makefile
+names the usual ones."""
 
 import argparse
+import re
+import subprocess
 import sys
-import unittest
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Callable, Dict, List, Tuple
 
 import base_source
 import bench
@@ -36,9 +23,9 @@ import packages
 import project
 import sanitizers
 import series
-import test_vmalloc_run
 import trees
 import verify
+import vmalloc_module_run
 import walk
 from project import SeriesError
 
@@ -77,13 +64,23 @@ def run_verify() -> Tuple[int, int]:
 
 
 def run_unit() -> Tuple[int, int]:
-    suite = unittest.defaultTestLoader.discover(
-        str(Path(__file__).parent / 'tests'), top_level_dir=str(
-            Path(__file__).parent))
-    result = unittest.TextTestRunner(stream=sys.stdout, verbosity=1).run(suite)
-    bad = len(result.failures) + len(result.errors) + \
-        len(result.unexpectedSuccesses)
-    return result.testsRun - bad, bad
+    """The host tests, in a process of their own with a hermetic
+    environment (scripts/tests/__main__.py); their counts."""
+    scripts = Path(__file__).resolve().parent
+    proc = subprocess.run([sys.executable, '-m', 'tests'], cwd=scripts,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, check=False)
+    sys.stdout.write(proc.stdout)
+    sys.stdout.flush()
+    counts = re.search(r'^(\d+) passed, (\d+) failed$', proc.stdout, re.M)
+    if not counts:
+        raise SeriesError(f'host tests ended without their counts (exit '
+                          f'{proc.returncode}): '
+                          f'{project.last_line(proc.stdout, "no output")}')
+    good, bad = int(counts.group(1)), int(counts.group(2))
+    if proc.returncode != 0 and not bad:
+        bad = 1  # died after its summary
+    return good, bad
 
 
 def run_bench(profile: str, boots: int, clock: str) -> Tuple[int, int]:
@@ -93,7 +90,7 @@ def run_bench(profile: str, boots: int, clock: str) -> Tuple[int, int]:
         the_trees = prepare_trees()
         base, patched = bench_run.ab(the_trees, project.CACHE, profile,
                                      clock, boots)
-        tv_base, tv_patched = test_vmalloc_run.ab(
+        tv_base, tv_patched = vmalloc_module_run.ab(
             the_trees, project.CACHE, profile, clock, boots)
     if profile == 'smoke':
         ran = bench_run.cases_ran([base, patched])
@@ -111,8 +108,8 @@ def run_bench(profile: str, boots: int, clock: str) -> Tuple[int, int]:
             'configs': [str(c.relative_to(project.REPO))
                         for c in bench_run.CONFIGS],
             'command': bench_run.command('run', profile, clock, 0),
-            'test_vmalloc_loops': test_vmalloc_run.LOOPS[profile],
-            'test_vmalloc_qemu': test_vmalloc_run.qemu_command(
+            'test_vmalloc_loops': vmalloc_module_run.LOOPS[profile],
+            'test_vmalloc_qemu': vmalloc_module_run.qemu_command(
                 Path('Image.gz'), Path('initrd.cpio'), clock)}
     header = (f'\nBenchmarks: {boots} boot(s) per tree, alternating, '
               f'profile {profile}, {clock} clock '
@@ -125,36 +122,23 @@ def run_bench(profile: str, boots: int, clock: str) -> Tuple[int, int]:
     return len(rows), 0
 
 
-def cmd_bench_args(argv: List[str]) -> int:
-    parser = argparse.ArgumentParser(prog='mmseries.py bench')
-    parser.add_argument('--profile', default='quick',
-                        choices=bench_run.PROFILES)
-    parser.add_argument('--boots', type=int, default=4)
-    parser.add_argument('--clock', default='host',
-                        choices=sorted(bench_run.CLOCKS))
-    args = parser.parse_args(argv)
+def cmd_bench(args: argparse.Namespace) -> int:
     if args.boots < 1:
         raise SeriesError('--boots must be at least 1')
     run_bench(args.profile, args.boots, args.clock)
     return 0
 
 
-def cmd_mutants_args(names: List[str]) -> int:
+def cmd_mutants(args: argparse.Namespace) -> int:
     # Refuse an unknown name before waiting for the build lock.
-    mutants.select(mutants.load(), names)
+    mutants.select(mutants.load(), args.names)
     with project.build_lock(project.CACHE):
         prepare_trees()
-        survived = mutants.run(project.CACHE, names)
+        survived = mutants.run(project.CACHE, args.names)
     return 1 if survived else 0
 
 
-def cmd_walk_args(argv: List[str]) -> int:
-    parser = argparse.ArgumentParser(prog='mmseries.py walk')
-    parser.add_argument('--bench', default=None,
-                        help='kunit.py filter of benchmark suites, '
-                             'e.g. mm_bench_vmalloc')
-    parser.add_argument('--boots', type=int, default=3)
-    args = parser.parse_args(argv)
+def cmd_walk(args: argparse.Namespace) -> int:
     if args.boots < 2:
         raise SeriesError('--boots must be at least 2 to compare')
     if args.bench is not None and not bench_run.matching_suites(args.bench):
@@ -167,20 +151,20 @@ def cmd_walk_args(argv: List[str]) -> int:
     return 1 if broken else 0
 
 
-def cmd_sanitize() -> int:
+def cmd_sanitize(_: argparse.Namespace) -> int:
     with project.build_lock(project.CACHE):
         the_trees = prepare_trees()
         found = sanitizers.run(the_trees['patched'], project.CACHE)
     return 1 if found else 0
 
 
-def cmd_cross() -> int:
+def cmd_cross(_: argparse.Namespace) -> int:
     with project.build_lock(project.CACHE):
         the_trees = prepare_trees()
         return cross.run(project.CACHE, the_trees)
 
 
-def cmd_deps() -> int:
+def cmd_deps(_: argparse.Namespace) -> int:
     packages.ensure()
     # busybox-static for test_vmalloc's initramfs is fetched, not
     # installed: apt needs the arm64 package lists.
@@ -192,18 +176,18 @@ def cmd_deps() -> int:
     return 0
 
 
-def cmd_trees() -> int:
+def cmd_trees(_: argparse.Namespace) -> int:
     with project.build_lock(project.CACHE):
         prepare_trees()
     return 0
 
 
-def cmd_verify() -> int:
+def cmd_verify(_: argparse.Namespace) -> int:
     _, bad = run_verify()
     return 1 if bad else 0
 
 
-def cmd_report() -> int:
+def cmd_report(_: argparse.Namespace) -> int:
     print(f'base kernel: Debian {project.BASE_PACKAGE} '
           f'{project.BASE_VERSION} (tarball sha256 '
           f'{project.BASE_TARBALL_SHA256[:16]}...)')
@@ -215,13 +199,12 @@ def cmd_report() -> int:
     return 1 if bad else 0
 
 
-def cmd_unit() -> int:
-    good, bad = run_unit()
-    print(f'{good} passed, {bad} failed')
+def cmd_unit(_: argparse.Namespace) -> int:
+    _, bad = run_unit()
     return 1 if bad else 0
 
 
-def cmd_test() -> int:
+def cmd_test(_: argparse.Namespace) -> int:
     unit_good, unit_bad = run_unit()
     kunit_good, kunit_bad = run_verify()
     smoke, _ = run_bench('smoke', 1, 'host')
@@ -233,29 +216,59 @@ def cmd_test() -> int:
     return 1 if unit_bad or kunit_bad else 0
 
 
-COMMANDS = {'deps': cmd_deps, 'trees': cmd_trees, 'verify': cmd_verify,
-            'sanitize': cmd_sanitize, 'cross': cmd_cross,
-            'report': cmd_report, 'unit': cmd_unit, 'test': cmd_test}
+# Subcommand: (function, one-line help).
+COMMANDS: Dict[str, Tuple[Callable[[argparse.Namespace], int], str]] = {
+    'deps': (cmd_deps, 'install the Debian packages the project needs '
+                       '(as root)'),
+    'trees': (cmd_trees, 'make the base and patched worktrees'),
+    'verify': (cmd_verify, 'build both trees, run the suites, print the '
+                           'matrix'),
+    'report': (cmd_report, 'the main job: versions, the matrix, the A/B '
+                           'benchmark report'),
+    'unit': (cmd_unit, "the host scripts' own tests (no kernel needed)"),
+    'test': (cmd_test, 'unit, verify and a smoke run of every benchmark; '
+                       'ends with "N passed, N failed"'),
+    'bench': (cmd_bench, 'the A/B benchmark report'),
+    'mutants': (cmd_mutants, 'apply each mutant alone to the patched tree; '
+                             'each must be killed'),
+    'sanitize': (cmd_sanitize, "the patched tree's suites under KASAN, "
+                               'lockdep, kmemleak and co.'),
+    'cross': (cmd_cross, 'every prefix built for x86_64 and riscv64; '
+                         'generic suites on x86_64 QEMU'),
+    'walk': (cmd_walk, 'build and run the suites at every prefix of the '
+                       'series'),
+}
+
+
+def make_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog='mmseries.py', description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    subparsers = parser.add_subparsers(dest='command', metavar='command',
+                                       required=True)
+    sub = {name: subparsers.add_parser(name, help=text)
+           for name, (_, text) in COMMANDS.items()}
+    sub['bench'].add_argument('--profile', default='quick',
+                              choices=bench_run.PROFILES)
+    sub['bench'].add_argument('--boots', type=int, default=4,
+                              help='boots per tree (default 4)')
+    sub['bench'].add_argument('--clock', default='host',
+                              choices=sorted(bench_run.CLOCKS))
+    sub['mutants'].add_argument('names', nargs='*',
+                                help='mutants of kunit/mutants/ (default: '
+                                     'all)')
+    sub['walk'].add_argument('--bench', default=None,
+                             help='kunit.py filter of benchmark suites, '
+                                  'e.g. mm_bench_vmalloc')
+    sub['walk'].add_argument('--boots', type=int, default=3,
+                             help='bench boots per prefix (default 3)')
+    return parser
 
 
 def main(argv: List[str]) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.
-                                     RawDescriptionHelpFormatter)
-    parser.add_argument('command',
-                        choices=sorted([*COMMANDS, 'bench', 'mutants',
-                                        'walk']))
-    args, rest = parser.parse_known_args(argv)
+    args = make_parser().parse_args(argv)
     try:
-        if args.command == 'bench':
-            return cmd_bench_args(rest)
-        if args.command == 'mutants':
-            return cmd_mutants_args(rest)
-        if args.command == 'walk':
-            return cmd_walk_args(rest)
-        if rest:
-            parser.error(f'unrecognized arguments: {" ".join(rest)}')
-        return COMMANDS[args.command]()
+        return COMMANDS[args.command][0](args)
     except SeriesError as e:
         print(f'error: {e}', file=sys.stderr)
         return 1

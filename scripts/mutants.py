@@ -12,7 +12,6 @@ must not). Every mutant must be killed.
 """
 
 import os
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Sequence, Tuple
@@ -96,8 +95,7 @@ def reset(path: Path) -> None:
 
 
 def apply(tree: Tree, mutant: Mutant) -> None:
-    proc = subprocess.run(['git', 'apply', str(mutant.patch)], cwd=tree.path,
-                          capture_output=True, text=True, check=False)
+    proc = project.git(tree.path, 'apply', str(mutant.patch), check=False)
     if proc.returncode:
         raise SeriesError(f'mutant {mutant.name} does not apply to the '
                           'patched tree: '

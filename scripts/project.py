@@ -66,6 +66,31 @@ def run(cmd: Sequence[str], what: str, cwd: Optional[Path] = None,
     return proc
 
 
+# Every git command of the tooling runs with these: no global or system
+# configuration (a user's am.threeWay, commit.gpgSign or a missing identity
+# must not change what the tooling does), and a fixed identity, so that a
+# commit's content, not the machine, decides its hash, and so that commands
+# which write reflogs (am --abort, reset) work where no identity is set.
+GIT_ENV = {
+    'GIT_CONFIG_GLOBAL': os.devnull,
+    'GIT_CONFIG_NOSYSTEM': '1',
+    'GIT_AUTHOR_NAME': 'arm64-mm-series tooling',
+    'GIT_AUTHOR_EMAIL': 'tooling@arm64-mm-series.invalid',
+    'GIT_COMMITTER_NAME': 'arm64-mm-series tooling',
+    'GIT_COMMITTER_EMAIL': 'tooling@arm64-mm-series.invalid',
+}
+
+
+def git(cwd: Optional[Path], *args: str,
+        env: Optional[Dict[str, str]] = None,
+        check: bool = True) -> 'subprocess.CompletedProcess[str]':
+    """Run git with GIT_ENV (env may override or add to it)."""
+    return run(['git', *args], f'git {args[0]}' + (f' in {cwd}' if cwd
+                                                   else ''),
+               cwd=cwd, env=dict(os.environ, **GIT_ENV, **(env or {})),
+               check=check)
+
+
 @contextmanager
 def build_lock(cache: Path) -> Iterator[None]:
     """Never two kernel builds at once on this machine."""

@@ -14,7 +14,7 @@ class MainTest(unittest.TestCase):
         boom = mock.Mock(side_effect=SeriesError('patch 0002-x.patch does '
                                                  'not apply: hunk at a.c:3 '
                                                  'failed'))
-        with mock.patch.dict(mmseries.COMMANDS, {'trees': boom}), \
+        with mock.patch.dict(mmseries.COMMANDS, {'trees': (boom, 'x')}), \
                 contextlib.redirect_stderr(err):
             self.assertEqual(mmseries.main(['trees']), 1)
         self.assertEqual(err.getvalue(), 'error: patch 0002-x.patch does not '
@@ -69,6 +69,31 @@ class MainTest(unittest.TestCase):
         with contextlib.redirect_stderr(io.StringIO()), \
                 self.assertRaises(SystemExit):
             mmseries.main(['verify', '--boots=3'])
+
+    def test_every_subcommand_has_help_and_a_make_target(self) -> None:
+        make = (mmseries.project.REPO / 'Makefile').read_text()
+        for name, (_, text) in mmseries.COMMANDS.items():
+            self.assertTrue(text)
+            self.assertRegex(make, rf'(?m)^[^#\n]*\b{name}\b[^\n]*:',
+                             f'no make target for {name}')
+
+    def test_unit_counts_come_from_the_hermetic_runner(self) -> None:
+        out = io.StringIO()
+        done = mock.Mock(returncode=1, stdout='..F\n2 passed, 1 failed\n')
+        with mock.patch.object(mmseries.subprocess, 'run',
+                               return_value=done) as run, \
+                contextlib.redirect_stdout(out):
+            self.assertEqual(mmseries.run_unit(), (2, 1))
+        self.assertEqual(run.call_args.args[0][1:], ['-m', 'tests'])
+        self.assertIn('2 passed, 1 failed', out.getvalue())
+
+    def test_unit_runner_without_counts_is_an_error(self) -> None:
+        done = mock.Mock(returncode=1, stdout='Traceback ...\nImportError\n')
+        with mock.patch.object(mmseries.subprocess, 'run',
+                               return_value=done), \
+                contextlib.redirect_stdout(io.StringIO()), \
+                self.assertRaisesRegex(SeriesError, 'without their counts'):
+            mmseries.run_unit()
 
 
 if __name__ == '__main__':

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 import os
-import subprocess
+import shutil
 import tempfile
 import unittest
 from pathlib import Path
+from unittest import mock
 
 import trees
 from tests.helpers import DATA, git, scratch_repo
@@ -91,10 +92,6 @@ class SuiteFilesTest(unittest.TestCase):
         self.assertNotIn('manifest.tsv', names)
 
 
-if __name__ == '__main__':
-    unittest.main()
-
-
 class CommitSuitesTest(unittest.TestCase):
     def test_suites_are_copied_hooked_and_committed_once(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:
@@ -128,8 +125,8 @@ class CommitSuitesTest(unittest.TestCase):
                 trees.commit_suites(repo)
 
 
-class BuildBranchTest(unittest.TestCase):
-    """build_branch() on a small stand-in for the pristine kernel repo."""
+class BranchFixture(unittest.TestCase):
+    """A small stand-in for the pristine kernel repo, a seam and a change."""
 
     def setUp(self) -> None:
         self.tmp = tempfile.TemporaryDirectory()
@@ -162,6 +159,10 @@ class BuildBranchTest(unittest.TestCase):
         return trees.build_branch(self.repo, self.tree, 'patched',
                                   ['0001-seam.patch'], ['0002-change.patch'],
                                   patch_dir=self.patches, tag='pristine')
+
+
+class BuildBranchTest(BranchFixture):
+    """build_branch() on the stand-in."""
 
     def test_one_commit_per_patch_around_the_suites_commit(self) -> None:
         self.assertTrue(self.build())
@@ -206,3 +207,52 @@ class BuildBranchTest(unittest.TestCase):
             self.build()
         self.assertFalse(trees.is_current(self.tree, 'patched', 'anything'))
         self.assertFalse(trees._state_file(self.tree).exists())
+
+
+class NoGitConfigurationTest(BranchFixture):
+    """Tree preparation with no git configuration of the user's: an empty
+    HOME (no identity anywhere), or one whose ~/.gitconfig would change
+    what git does (no identity guessed, commits signed, git am three-way).
+    Only the fixture is made with the test identity; everything the
+    tooling runs sees just that HOME."""
+
+    HOSTILE = ('[user]\n\tuseConfigOnly = true\n'
+               '[commit]\n\tgpgSign = true\n'
+               '[am]\n\tthreeWay = true\n')
+
+    def home(self, gitconfig: str) -> 'mock._patch_dict':
+        home = Path(self.tmp.name) / 'home'
+        home.mkdir(exist_ok=True)
+        if gitconfig:
+            (home / '.gitconfig').write_text(gitconfig)
+        bare = {k: v for k, v in os.environ.items()
+                if not k.startswith('GIT_') and k != 'EMAIL'}
+        return mock.patch.dict(os.environ, dict(bare, HOME=str(home)),
+                               clear=True)
+
+    def test_prepare_and_a_failed_patch_with_an_empty_home(self) -> None:
+        for gitconfig in ('', self.HOSTILE):
+            with self.subTest(gitconfig=gitconfig or 'none'):
+                shutil.rmtree(self.tree.parent, ignore_errors=True)
+                git(self.repo, 'worktree', 'prune')
+                # Only what the tooling runs sees this HOME.
+                with self.home(gitconfig):
+                    self.assertTrue(self.build())
+                    self.assertFalse(self.build())
+                    good = (self.patches / '0002-change.patch').read_text()
+                    (self.patches / '0002-change.patch').write_text(
+                        good.replace('-b\n', '-not b\n'))
+                    with self.assertRaisesRegex(
+                            SeriesError, r'^patch 0002-change.patch does not '
+                            r'apply: hunk at b.txt:1 failed$'):
+                        self.build()
+                    git_dir = trees._git_dir(self.tree)
+                    self.assertFalse((git_dir / 'rebase-apply').exists())
+                    (self.patches / '0002-change.patch').write_text(good)
+                    self.assertTrue(self.build())
+                log = git(self.tree, 'log', '--format=%s %cn').splitlines()
+                self.assertEqual(log[0], 'change arm64-mm-series tooling')
+
+
+if __name__ == '__main__':
+    unittest.main()

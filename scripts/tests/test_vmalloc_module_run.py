@@ -3,7 +3,7 @@ import unittest
 
 import bench
 import project
-import test_vmalloc_run as tv
+import vmalloc_module_run as tv
 from project import SeriesError
 
 SUMMARY = ('[   {t}] Summary: {test} passed: 1 failed: {failed} repeat: 1 '

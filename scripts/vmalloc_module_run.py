@@ -29,7 +29,7 @@ import bench
 import bench_run
 import packages
 import project
-import test_vmalloc_log
+import vmalloc_module_log
 from project import SeriesError
 from trees import Tree
 
@@ -193,7 +193,7 @@ def parse_boot(log: str, the_loads: Sequence[Load]) -> bench.Samples:
         raise SeriesError(f'{len(chunks)} load markers, expected '
                           f'{len(the_loads)}')
     for n, (chunk, load) in enumerate(zip(chunks, the_loads)):
-        found = test_vmalloc_log.parse(chunk)
+        found = vmalloc_module_log.parse(chunk)
         expected = {k for k, v in TEST_IDS.items() if load.mask & v}
         missing = sorted(expected - {s.test for s in found})
         if missing:

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 import unittest
 
-import test_vmalloc_log
+import vmalloc_module_log
 
 # As 6.12's lib/test_vmalloc.c prints them, with and without timestamps,
 # and as a later format with an extra field and nsec might.
@@ -15,7 +15,7 @@ Summary: broken_line passed: 1
 
 class ParseTest(unittest.TestCase):
     def test_formats(self) -> None:
-        got = test_vmalloc_log.parse(LOG)
+        got = vmalloc_module_log.parse(LOG)
         self.assertEqual([s.test for s in got],
                          ['fix_size_alloc_test', 'full_fit_alloc_test',
                           'vm_map_ram_test'])
@@ -26,7 +26,7 @@ class ParseTest(unittest.TestCase):
         self.assertEqual(got[2].failed, 0)
 
     def test_nothing_to_parse(self) -> None:
-        self.assertEqual(test_vmalloc_log.parse('no summary here\n'), [])
+        self.assertEqual(vmalloc_module_log.parse('no summary here\n'), [])
 
 
 if __name__ == '__main__':
