@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 from typing import Dict, List, Optional, Set, Tuple
 
+import tsv
 from project import SeriesError
 
 _SUBTEST = re.compile(r'^( *)# Subtest: (\S+)')
@@ -47,18 +48,7 @@ def splats_by_case(log: str) -> Dict[str, List[str]]:
 
 def load_expected(path: Path) -> Set[str]:
     """warnings.tsv: "case<TAB>why" for each case that WARNs on purpose."""
-    if not path.is_file():
-        raise SeriesError(f'{path} is missing')
-    cases: Set[str] = set()
-    for number, raw in enumerate(path.read_text().splitlines(), 1):
-        line = raw.split('#', 1)[0].strip()
-        if not line:
-            continue
-        fields = line.split('\t')
-        if len(fields) != 2 or not fields[1].strip():
-            raise SeriesError(f'{path}:{number}: want "case<TAB>why"')
-        cases.add(fields[0].strip())
-    return cases
+    return {case for _, (case, _why) in tsv.read(path, ('case', 'why'))}
 
 
 def apply(outcomes: Dict[str, str], log: str, expected: Set[str],

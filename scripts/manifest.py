@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """kunit/manifest.tsv: the expected outcome of every case on each tree.
 
-One case a line: the case id ("suite.case" or "suite.case.param"), the
+One case a line, tab-separated: the case id ("suite.case" or "suite.case.param"), the
 outcome on base, the outcome on patched, and the feature it proves. The
 patched tree holds every change, so every case must pass there. Every
 lane (kernel config) runs every suite, with the same expectations.
@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict
 
+import tsv
 from project import SeriesError
 
 EXPECTABLE = ('pass', 'fail', 'skip')
@@ -28,26 +29,21 @@ class Expectation:
         return self.base if tree == 'base' else self.patched
 
 
+COLUMNS = ('case', 'base', 'patched', 'feature')
+
+
 def parse(text: str, where: str = 'manifest') -> Dict[str, Expectation]:
     cases: Dict[str, Expectation] = {}
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.split('#', 1)[0].strip()
-        if not line:
-            continue
-        fields = line.split()
-        if len(fields) != 4:
-            raise SeriesError(f'{where}:{number}: want "case base patched '
-                              f'feature", got {len(fields)} fields')
-        case, base, patched, feature = fields
+    for at, (case, base, patched, feature) in tsv.parse(text, COLUMNS,
+                                                        where):
         for outcome in (base, patched):
             if outcome not in EXPECTABLE:
-                raise SeriesError(f'{where}:{number}: unknown outcome '
-                                  f'{outcome!r}')
+                raise SeriesError(f'{at}: unknown outcome {outcome!r}')
         if patched != 'pass':
-            raise SeriesError(f'{where}:{number}: {case} must pass on '
-                              f'patched, the manifest says {patched}')
+            raise SeriesError(f'{at}: {case} must pass on patched, the '
+                              f'manifest says {patched}')
         if case in cases:
-            raise SeriesError(f'{where}:{number}: {case} listed twice')
+            raise SeriesError(f'{at}: {case} listed twice')
         cases[case] = Expectation(base, patched, feature)
     if not cases:
         raise SeriesError(f'{where}: lists no case')
@@ -57,4 +53,4 @@ def parse(text: str, where: str = 'manifest') -> Dict[str, Expectation]:
 def load(path: Path) -> Dict[str, Expectation]:
     if not path.is_file():
         raise SeriesError(f'{path} is missing')
-    return parse(path.read_text(), str(path))
+    return parse(path.read_text(), path.name)

@@ -19,6 +19,7 @@ from typing import Dict, List, Sequence, Tuple
 import kunit_run
 import project
 import trees
+import tsv
 from project import SeriesError
 from trees import Tree
 
@@ -44,15 +45,8 @@ class Mutant:
 
 def load(path: Path = TABLE) -> List[Mutant]:
     mutants: List[Mutant] = []
-    for number, line in enumerate(path.read_text().splitlines(), 1):
-        if not line.strip() or line.startswith('#'):
-            continue
-        fields = line.split('\t')
-        where = f'{path.name}:{number}'
-        if len(fields) != 3 or not all(f.strip() for f in fields):
-            raise SeriesError(f'{where}: expected "mutant<TAB>lane<TAB>'
-                              f'cases", got {line!r}')
-        name, lane, cases = fields
+    for where, (name, lane, cases) in tsv.read(path, ('mutant', 'lane',
+                                                      'cases')):
         if lane not in kunit_run.LANES:
             raise SeriesError(f'{where}: unknown lane {lane!r} (one of '
                               f'{", ".join(kunit_run.LANES)})')

@@ -19,6 +19,7 @@ from typing import Dict, List, Sequence
 import kunit_run
 import manifest
 import project
+import tsv
 from project import SeriesError
 from trees import Tree
 
@@ -48,16 +49,8 @@ def load_deviations(path: Path = DEVIATIONS) -> Dict[str, str]:
     """case -> the outcome this lane gives instead (and why, in the file)."""
     if not path.exists():
         return {}
-    found: Dict[str, str] = {}
-    for number, line in enumerate(path.read_text().splitlines(), 1):
-        if not line.strip() or line.startswith('#'):
-            continue
-        fields = line.split('\t')
-        if len(fields) != 3:
-            raise SeriesError(f'{path.name}:{number}: expected "case<TAB>'
-                              f'outcome<TAB>why", got {line!r}')
-        found[fields[0]] = fields[1]
-    return found
+    return {case: outcome for _, (case, outcome, _why)
+            in tsv.read(path, ('case', 'outcome', 'why'))}
 
 
 def problems(outcomes: Dict[str, str], log: str,

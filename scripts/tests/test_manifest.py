@@ -8,31 +8,37 @@ from project import SeriesError
 
 class ParseTest(unittest.TestCase):
     def test_reads_cases(self) -> None:
-        m = manifest.parse('# c\ns.a.64K\tfail\tpass\tF3\ns.b pass pass F3\n')
+        m = manifest.parse('# c\ns.a.64K\tfail\tpass\tF3\ns.b\tpass\tpass\tF3\n')
         self.assertEqual(m['s.a.64K'].on('base'), 'fail')
         self.assertEqual(m['s.a.64K'].on('patched'), 'pass')
         self.assertEqual(m['s.b'].feature, 'F3')
 
     def test_lane_columns_take_the_trees_expectation(self) -> None:
-        m = manifest.parse('s.a fail pass F5\n')
+        m = manifest.parse('s.a\tfail\tpass\tF5\n')
         self.assertEqual(m['s.a'].on('base+ptc'), 'fail')
         self.assertEqual(m['s.a'].on('patched+ptc'), 'pass')
 
     def test_patched_must_pass(self) -> None:
         with self.assertRaisesRegex(SeriesError, 'must pass on patched'):
-            manifest.parse('s.a pass fail F3\n')
+            manifest.parse('s.a\tpass\tfail\tF3\n')
 
     def test_unknown_outcome(self) -> None:
         with self.assertRaisesRegex(SeriesError, "unknown outcome 'crash'"):
-            manifest.parse('s.a crash pass F3\n')
+            manifest.parse('s.a\tcrash\tpass\tF3\n')
 
     def test_wrong_field_count(self) -> None:
         with self.assertRaisesRegex(SeriesError, ':1: want'):
-            manifest.parse('s.a pass pass\n')
+            manifest.parse('s.a\tpass\tpass\n')
+
+    def test_fields_are_tab_separated(self) -> None:
+        with self.assertRaisesRegex(SeriesError, r'manifest:2: want '
+                                    r'"case<TAB>base<TAB>patched<TAB>'
+                                    r'feature", got 1 field'):
+            manifest.parse('s.a\tpass\tpass\tF3\ns.b pass pass F3\n')
 
     def test_duplicate(self) -> None:
         with self.assertRaisesRegex(SeriesError, 'twice'):
-            manifest.parse('s.a pass pass F\ns.a pass pass F\n')
+            manifest.parse('s.a\tpass\tpass\tF\ns.a\tpass\tpass\tF\n')
 
     def test_empty(self) -> None:
         with self.assertRaisesRegex(SeriesError, 'no case'):
