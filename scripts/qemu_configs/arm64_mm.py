@@ -3,9 +3,11 @@
 
 kunit.py loads this file as if it lived in tools/testing/kunit/qemu_configs/,
 hence the relative import. Compared with the stock arm64.py it gives the
-guest 4 GiB and 2 vCPUs, and reserves the hugetlb pools the suites map:
-two pages of each size, so that a case may start while the previous case's
-mm (and its pages) is still being torn down.
+guest 8 GiB and 2 vCPUs (-cpu max: 52-bit VA with LPA2), and reserves the
+hugetlb pools the suites map, one per hugetlb size of the 4K granule
+(HUGETLB_POOLS): at least two pages of each, so that a case may start
+while the previous case's mm (and its pages) is still being torn down,
+and 2 GiB for the two 1G pages.
 """
 from ..qemu_config import QemuArchParams
 
