@@ -21,6 +21,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import kunit_run
 import manifest
 import packages
+import progress
 import project
 import trees
 import walk
@@ -80,9 +81,13 @@ def qemu_refused(final: Path) -> Optional[str]:
     return errors[0] if errors else None
 
 
+def build_dir_name(arch: Arch) -> str:
+    return f'.kunit-{arch.name}'
+
+
 def command(action: str, arch: Arch, jobs: int, kvm: bool) -> List[str]:
     cmd = [sys.executable, 'tools/testing/kunit/kunit.py', action,
-           f'--arch={arch.kunit_arch}', f'--build_dir=.kunit-{arch.name}']
+           f'--arch={arch.kunit_arch}', f'--build_dir={build_dir_name(arch)}']
     if arch.cross_compile:
         cmd.append(f'--cross_compile={arch.cross_compile}')
     if action in ('build', 'run'):
@@ -107,13 +112,16 @@ def arm64_only(repo: Path, before: str, after: str) -> bool:
 def build(tree: Tree, arch: Arch, cache: Path, log: Path) -> str:
     """Build the tree's current commit; '' or the compiler's first
     error."""
-    with open(log, 'w') as out:
+    build_dir = tree.path / build_dir_name(arch)
+    with open(log, 'w') as out, \
+            progress.Reporter(f'cross {arch.name}', log, build_dir):
         proc = subprocess.run(command('build', arch, os.cpu_count() or 1,
                                       False),
                               cwd=tree.path, env=kunit_run.build_env(cache),
                               stdout=out, stderr=subprocess.STDOUT,
                               check=False)
     if proc.returncode == 0:
+        progress.record_objects(build_dir)
         return ''
     return kunit_run.first_error(log.read_text(errors='replace'))
 

@@ -14,6 +14,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import crash
 import kernel_log
 import manifest
+import progress
 import project
 import results
 from project import SeriesError
@@ -112,7 +113,10 @@ def execute(tree: Tree, what: str, run_name: str, cmd: List[str],
                                 stderr=subprocess.STDOUT,
                                 env=dict(build_env(cache),
                                          PYTHONUNBUFFERED='1'))
-        if crash.watch(proc, tmp / 'kunit.out'):
+        with progress.Reporter(f'{tree.name} tree, {what}', tmp / 'kunit.out',
+                               tree.path / build_dir):
+            stalled = crash.watch(proc, tmp / 'kunit.out')
+        if stalled:
             (tmp / 'watchdog.txt').write_text(
                 f'no progress for {crash.STALL_S} s: QEMU stopped\n')
     build = tree.path / build_dir
@@ -129,6 +133,8 @@ def execute(tree: Tree, what: str, run_name: str, cmd: List[str],
         raise SeriesError(f'{tree.name} tree, {what}: kunit.py failed '
                           f'(exit {proc.returncode}, see {failed}): '
                           f'{first_error(output)}')
+    # What the build directory holds now is the next build's estimate.
+    progress.record_objects(build)
     shutil.rmtree(final, ignore_errors=True)
     os.replace(tmp, final)
     return final
