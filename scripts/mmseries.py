@@ -15,6 +15,7 @@ import base_source
 import bench
 import bench_report
 import bench_run
+import checkpatch
 import cross
 import kunit_run
 import manifest
@@ -61,6 +62,23 @@ def run_verify() -> Tuple[int, int]:
           '+ test seams + suites, +ptc = page_table_check lane)')
     print(text)
     return verify.counts(rows)
+
+
+def run_checkpatch() -> Tuple[int, int]:
+    """Every patch through checkpatch.pl (of the base tree, which
+    run_verify() prepared); patches clean and not."""
+    the_series = series.load(project.PATCHES)
+    tree = project.CACHE / 'trees' / 'base'
+    if not (tree / 'scripts' / 'checkpatch.pl').is_file():
+        raise SeriesError(f'no checkpatch.pl in {tree}: run make trees')
+    found = checkpatch.check(tree, project.PATCHES, the_series.all)
+    bad = {name: lines for name, lines in found.items() if lines}
+    for name, lines in bad.items():
+        for line in lines:
+            print(f'checkpatch: {name}: {line}')
+    print(f'checkpatch: {len(found) - len(bad)} of {len(found)} patches '
+          f'clean (ignoring {", ".join(checkpatch.IGNORED)})')
+    return len(found) - len(bad), len(bad)
 
 
 def run_unit() -> Tuple[int, int]:
@@ -195,8 +213,9 @@ def cmd_report(_: argparse.Namespace) -> int:
     print(f'series: {len(the_series.seams)} seam patch(es), '
           f'{len(the_series.changes)} change(s)')
     _, bad = run_verify()
+    _, unclean = run_checkpatch()
     run_bench('quick', 4, 'host')
-    return 1 if bad else 0
+    return 1 if bad or unclean else 0
 
 
 def cmd_unit(_: argparse.Namespace) -> int:
@@ -207,13 +226,15 @@ def cmd_unit(_: argparse.Namespace) -> int:
 def cmd_test(_: argparse.Namespace) -> int:
     unit_good, unit_bad = run_unit()
     kunit_good, kunit_bad = run_verify()
+    clean, unclean = run_checkpatch()
     smoke, _ = run_bench('smoke', 1, 'host')
     print(f'\nhost tests: {unit_good} passed, {unit_bad} failed; '
           f'KUnit matrix cells: {kunit_good} as expected, {kunit_bad} differ; '
+          f'checkpatch: {clean} patches clean, {unclean} not; '
           f'benchmark smoke: {smoke} ran on both trees')
-    print(f'{unit_good + kunit_good + smoke} passed, '
-          f'{unit_bad + kunit_bad} failed')
-    return 1 if unit_bad or kunit_bad else 0
+    print(f'{unit_good + kunit_good + clean + smoke} passed, '
+          f'{unit_bad + kunit_bad + unclean} failed')
+    return 1 if unit_bad or kunit_bad or unclean else 0
 
 
 # Subcommand: (function, one-line help).
@@ -223,11 +244,11 @@ COMMANDS: Dict[str, Tuple[Callable[[argparse.Namespace], int], str]] = {
     'trees': (cmd_trees, 'make the base and patched worktrees'),
     'verify': (cmd_verify, 'build both trees, run the suites, print the '
                            'matrix'),
-    'report': (cmd_report, 'the main job: versions, the matrix, the A/B '
-                           'benchmark report'),
+    'report': (cmd_report, 'the main job: versions, the matrix, '
+                           'checkpatch, the A/B benchmark report'),
     'unit': (cmd_unit, "the host scripts' own tests (no kernel needed)"),
-    'test': (cmd_test, 'unit, verify and a smoke run of every benchmark; '
-                       'ends with "N passed, N failed"'),
+    'test': (cmd_test, 'unit, verify, checkpatch and a smoke run of every '
+                       'benchmark; ends with "N passed, N failed"'),
     'bench': (cmd_bench, 'the A/B benchmark report'),
     'mutants': (cmd_mutants, 'apply each mutant alone to the patched tree; '
                              'each must be killed'),

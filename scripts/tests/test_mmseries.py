@@ -37,13 +37,15 @@ class MainTest(unittest.TestCase):
                                   return_value=(30, 1)), \
                 mock.patch.object(mmseries, 'run_verify',
                                   return_value=(15, 1)), \
+                mock.patch.object(mmseries, 'run_checkpatch',
+                                  return_value=(18, 1)), \
                 mock.patch.object(mmseries, 'run_bench',
                                   return_value=(7, 0)) as smoke, \
                 contextlib.redirect_stdout(out):
             self.assertEqual(mmseries.main(['test']), 1)
         smoke.assert_called_once_with('smoke', 1, 'host')
         self.assertEqual(out.getvalue().splitlines()[-1],
-                         '52 passed, 2 failed')
+                         '70 passed, 3 failed')
 
     def test_unknown_names_are_refused_before_the_build_lock(self) -> None:
         lock = mock.Mock(side_effect=AssertionError('took the lock'))
