@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Dict, List, Optional, Set, Tuple
 
 import tsv
-from project import SeriesError
 
 _SUBTEST = re.compile(r'^( *)# Subtest: (\S+)')
 _RESULT = re.compile(r'^( *)(?:not )?ok \d+ (\S+)')

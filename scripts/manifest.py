@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """kunit/manifest.tsv: the expected outcome of every case on each tree.
 
-One case a line, tab-separated: the case id ("suite.case" or "suite.case.param"), the
-outcome on base, the outcome on patched, and the feature it proves. The
+One case a line, tab-separated: the case id ("suite.case" or
+"suite.case.param"), the outcome on base, the outcome on patched, and the
+feature it proves. The
 patched tree holds every change, so every case must pass there. Every
 lane (kernel config) runs every suite, with the same expectations.
 """

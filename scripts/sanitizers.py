@@ -20,7 +20,6 @@ import kunit_run
 import manifest
 import project
 import tsv
-from project import SeriesError
 from trees import Tree
 
 LANE = 'sanitizers'

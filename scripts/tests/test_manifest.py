@@ -8,7 +8,8 @@ from project import SeriesError
 
 class ParseTest(unittest.TestCase):
     def test_reads_cases(self) -> None:
-        m = manifest.parse('# c\ns.a.64K\tfail\tpass\tF3\ns.b\tpass\tpass\tF3\n')
+        m = manifest.parse('# c\ns.a.64K\tfail\tpass\tF3\n'
+                           's.b\tpass\tpass\tF3\n')
         self.assertEqual(m['s.a.64K'].on('base'), 'fail')
         self.assertEqual(m['s.a.64K'].on('patched'), 'pass')
         self.assertEqual(m['s.b'].feature, 'F3')

@@ -41,7 +41,8 @@ class LoadTest(unittest.TestCase):
         self.assertEqual(what, 'F3: a wrong level.')
 
     def test_errors(self) -> None:
-        for text, message in (('m1\tmain\n', 'want "mutant<TAB>lane<TAB>cases"'),
+        for text, message in (('m1\tmain\n',
+                               'want "mutant<TAB>lane<TAB>cases"'),
                               ('m1\tkasan\ta.b\n', "unknown lane 'kasan'"),
                               ('m2\tmain\ta.b\n', 'no patch m2.patch'),
                               ('m1\tmain\ta\nm1\tmain\ta\n', 'listed twice')):

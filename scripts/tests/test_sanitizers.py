@@ -65,7 +65,8 @@ class DeviationsTest(unittest.TestCase):
             self.assertEqual(sanitizers.load_deviations(path),
                              {'s.a': 'fail'})
             path.write_text('s.a\tfail\n')
-            with self.assertRaisesRegex(SeriesError, 'd.tsv:1: want "case<TAB>outcome<TAB>why"'):
+            with self.assertRaisesRegex(
+                    SeriesError, 'd.tsv:1: want "case<TAB>outcome<TAB>why"'):
                 sanitizers.load_deviations(path)
         self.assertEqual(sanitizers.load_deviations(Path('/nonexistent')),
                          {})
