@@ -486,8 +486,72 @@ static void nofail_test(struct kunit *test)
 					       GFP_KERNEL | __GFP_NOFAIL));
 }
 
+/*
+ * vmalloc_huge() areas that are mapped in blocks of a higher order (contpte
+ * blocks, PMD leaves) take larger blocks first too, down to just above
+ * their own order, as upstream's a06157804399 does: a 1M area of 64K
+ * blocks is one order-8 block on 4K pages, a 4M area of 2M leaves one
+ * order-10 block.
+ */
+static const struct large_size huge_sizes[] = {
+	{ "1M_contpte", SZ_1M },
+	{ "4M_pmd", SZ_4M },
+};
+
+KUNIT_ARRAY_PARAM_DESC(huge_size, huge_sizes, desc);
+
+static unsigned int area_page_order(const struct vm_struct *area)
+{
+#ifdef CONFIG_HAVE_ARCH_HUGE_VMALLOC
+	return area->page_order;
+#else
+	return 0;
+#endif
+}
+
+static void huge_area_blocks_test(struct kunit *test)
+{
+	const struct large_size *s = test->param_value;
+	struct page_events *ev = page_events_start(test);
+	struct vm_struct *area = kunit_vm_area(test,
+					       vmalloc_huge(s->size, GFP_KERNEL));
+	unsigned int area_order = area_page_order(area);
+	unsigned int i = 0, j, blocks = 0;
+
+	page_events_stop(ev);
+	KUNIT_ASSERT_EQ(test, area->nr_pages, s->size >> PAGE_SHIFT);
+	expect_order0_pages(test, area);
+	while (i < area->nr_pages) {
+		unsigned int order = min_t(unsigned int, MAX_PAGE_ORDER,
+					   ilog2(area->nr_pages - i));
+		unsigned long pfn = page_to_pfn(area->pages[i]);
+		const struct page_event *alloc;
+
+		if (order <= area_order)
+			break;
+		alloc = page_events_alloc_at(ev, pfn);
+		KUNIT_ASSERT_TRUE_MSG(test, alloc && alloc->order == order,
+				      "page %u not taken whole at order %u (area order %u, got %d)",
+				      i, order, area_order,
+				      alloc ? (int)alloc->order : -1);
+		KUNIT_EXPECT_TRUE_MSG(test, IS_ALIGNED(pfn, 1UL << order),
+				      "block at page %u: pfn %#lx, order %u",
+				      i, pfn, order);
+		for (j = 1; j < (1U << order); j++) {
+			KUNIT_ASSERT_EQ_MSG(test,
+					    page_to_pfn(area->pages[i + j]),
+					    pfn + j, "block at page %u", i);
+		}
+		blocks++;
+		i += 1U << order;
+	}
+	KUNIT_EXPECT_GT_MSG(test, blocks, 0U,
+			    "no block above the area's order %u", area_order);
+}
+
 static struct kunit_case vmalloc_large_order_cases[] = {
 	KUNIT_CASE_PARAM(large_order_blocks_test, large_size_gen_params),
+	KUNIT_CASE_PARAM(huge_area_blocks_test, huge_size_gen_params),
 	KUNIT_CASE(large_order_gfp_test),
 	KUNIT_CASE(nofail_test),
 	{}
