@@ -22,8 +22,10 @@ from crash import BOOTED
 
 INTERVAL_S = 60.0
 BUILDING = 'Building KUnit Kernel'
-# kunit.py's line for a case or a parameter that ended.
-_CASE = re.compile(r'\[(PASSED|FAILED|SKIPPED|CRASHED)\] ')
+# kunit.py's line for a case or a parameter that ended; a suite's, or a
+# parameterised case's, is framed in "=====" and is not counted.
+_CASE = re.compile(r'^\[[\d:]+\] \[(PASSED|FAILED|SKIPPED|CRASHED)\] ',
+                   re.M)
 # Where a complete build's object count is kept, in the build directory.
 OBJECTS_FILE = '.mmseries-objects'
 

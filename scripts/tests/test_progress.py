@@ -49,6 +49,8 @@ class StatusTest(unittest.TestCase):
     def test_booted_counts_reported_cases(self) -> None:
         out = ('Building KUnit Kernel ...\nStarting KUnit Kernel (1/1)...\n'
                '[18:01:00] [PASSED] a_test\n[18:01:01] [SKIPPED] b_test\n'
+               '[18:01:01] [FAILED] 64K_contpte\n'
+               '[18:01:01] ====== [FAILED] c_test ======\n'
                '[18:01:02] ===== [PASSED] suite =====\n')
         self.assertEqual(progress.status(out, self.build, 1000, 1600),
                          'running the suites, 3 cases reported, 10m00s')
