@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Two commands do everything on a fresh machine (see README.md):
-#   make report   build base and patched, run the suites, print the matrix
-#   make test     the host scripts' unit tests, then the verification
+#   make report   build base and patched, run the suites, print the matrix,
+#                 checkpatch every patch, then the A/B benchmark report
+#   make test     the host scripts' tests, the verification, checkpatch and
+#                 a smoke run of every benchmark; ends "N passed, N failed"
 #   make bench    the A/B benchmark report alone
 #                 (PROFILE=smoke|quick|full, BOOTS=n, CLOCK=host|icount)
 #   make mutants  every mutant of kunit/mutants/ must be killed (MUTANT=names)
