@@ -5,7 +5,7 @@
 #   make test     the host scripts' tests, the verification, checkpatch and
 #                 a smoke run of every benchmark; ends "N passed, N failed"
 #   make bench    the A/B benchmark report alone
-#                 (PROFILE=smoke|quick|full, BOOTS=n, CLOCK=host|icount)
+#                 (both: PROFILE=smoke|quick|full, BOOTS=n, CLOCK=host|icount)
 #   make mutants  every mutant of kunit/mutants/ must be killed (MUTANT=names)
 #   make walk     the suites at every prefix of the series (BENCH=glob)
 #   make sanitize the patched tree under KASAN, lockdep, kmemleak & co.
@@ -18,11 +18,11 @@ CLOCK ?= host
 
 .PHONY: report test verify unit trees deps bench mutants walk sanitize cross clean
 
-report test verify unit trees deps sanitize cross:
+test verify unit trees deps sanitize cross:
 	@$(TOOL) $@
 
-bench:
-	@$(TOOL) bench --profile=$(PROFILE) --boots=$(BOOTS) --clock=$(CLOCK)
+report bench:
+	@$(TOOL) $@ --profile=$(PROFILE) --boots=$(BOOTS) --clock=$(CLOCK)
 
 mutants:
 	@$(TOOL) mutants $(MUTANT)

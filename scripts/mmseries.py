@@ -205,7 +205,9 @@ def cmd_verify(_: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
-def cmd_report(_: argparse.Namespace) -> int:
+def cmd_report(args: argparse.Namespace) -> int:
+    if args.boots < 1:
+        raise SeriesError('--boots must be at least 1')
     print(f'base kernel: Debian {project.BASE_PACKAGE} '
           f'{project.BASE_VERSION} (tarball sha256 '
           f'{project.BASE_TARBALL_SHA256[:16]}...)')
@@ -214,7 +216,7 @@ def cmd_report(_: argparse.Namespace) -> int:
           f'{len(the_series.changes)} change(s)')
     _, bad = run_verify()
     _, unclean = run_checkpatch()
-    run_bench('quick', 4, 'host')
+    run_bench(args.profile, args.boots, args.clock)
     return 1 if bad or unclean else 0
 
 
@@ -269,12 +271,13 @@ def make_parser() -> argparse.ArgumentParser:
                                        required=True)
     sub = {name: subparsers.add_parser(name, help=text)
            for name, (_, text) in COMMANDS.items()}
-    sub['bench'].add_argument('--profile', default='quick',
-                              choices=bench_run.PROFILES)
-    sub['bench'].add_argument('--boots', type=int, default=4,
-                              help='boots per tree (default 4)')
-    sub['bench'].add_argument('--clock', default='host',
-                              choices=sorted(bench_run.CLOCKS))
+    for name in ('report', 'bench'):
+        sub[name].add_argument('--profile', default='quick',
+                               choices=bench_run.PROFILES)
+        sub[name].add_argument('--boots', type=int, default=4,
+                               help='benchmark boots per tree (default 4)')
+        sub[name].add_argument('--clock', default='host',
+                               choices=sorted(bench_run.CLOCKS))
     sub['mutants'].add_argument('names', nargs='*',
                                 help='mutants of kunit/mutants/ (default: '
                                      'all)')

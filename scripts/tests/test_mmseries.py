@@ -72,6 +72,22 @@ class MainTest(unittest.TestCase):
                 self.assertRaises(SystemExit):
             mmseries.main(['verify', '--boots=3'])
 
+    def test_report_takes_the_benchmark_options(self) -> None:
+        with mock.patch.object(mmseries, 'run_verify',
+                               return_value=(10, 0)), \
+                mock.patch.object(mmseries, 'run_checkpatch',
+                                  return_value=(19, 0)), \
+                mock.patch.object(mmseries, 'run_bench',
+                                  return_value=(3, 0)) as bench, \
+                contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(mmseries.main(['report', '--profile=smoke',
+                                            '--boots=2', '--clock=icount']),
+                             0)
+            self.assertEqual(mmseries.main(['report']), 0)
+        self.assertEqual(bench.call_args_list,
+                         [mock.call('smoke', 2, 'icount'),
+                          mock.call('quick', 4, 'host')])
+
     def test_every_subcommand_has_help_and_a_make_target(self) -> None:
         make = (mmseries.project.REPO / 'Makefile').read_text()
         for name, (_, text) in mmseries.COMMANDS.items():
