@@ -356,6 +356,51 @@ static void huge_ptep_get_size_from_table_test(struct kunit *test)
 	expect_huge_ptep_get_merges(test, false);
 }
 
+static void clear_neighbour(void *data)
+{
+	struct entry_fixture *f = data;
+	unsigned int i;
+
+	for (i = f->s->ncontig; i < 2 * f->s->ncontig; i++)
+		__pte_clear(f->mm, f->addr + i * f->s->pgsize, f->ptep + i);
+}
+
+/*
+ * huge_ptep_get() is handed the faulting address, which may lie anywhere
+ * in the block, with the block's first entry: it must read that block's
+ * entries and no others. The block is clean and old and the block after
+ * it, in the same table, dirty and young, so an entry read that strays
+ * past the block shows. With 16K pages a contiguous-PMD block has
+ * CONT_PMDS = 32 entries and CONT_PTES is 128: taking the address's own
+ * pmd for the block's reads 96 entries too many (4K and 64K pages have
+ * equal counts, so this only fails there).
+ */
+static void huge_ptep_get_inside_block_test(struct kunit *test)
+{
+	const struct entry_size *s = test->param_value;
+	struct entry_fixture *f = entry_fixture_create(test, s, true);
+	const unsigned int at[] = { 0, 1, s->ncontig - 1 };
+	pte_t stray = pte_mkyoung(pte_mkdirty(present_entry(f)));
+	unsigned int i;
+
+	set_huge_pte_at(f->mm, f->addr, f->ptep, present_entry(f), s->size);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, clear_neighbour,
+							f), 0);
+	for (i = s->ncontig; i < 2 * s->ncontig; i++)
+		__set_pte(f->ptep + i, stray);
+
+	for (i = 0; i < ARRAY_SIZE(at); i++) {
+		unsigned long addr = f->addr + at[i] * s->pgsize + PAGE_SIZE;
+		pte_t got = huge_ptep_get(f->mm, addr, f->ptep);
+
+		KUNIT_EXPECT_FALSE_MSG(test, pte_dirty(got) || pte_young(got),
+				       "read at entry %u of %u merged entries past the block",
+				       at[i], s->ncontig);
+		KUNIT_EXPECT_EQ_MSG(test, pte_pfn(got), f->pfn,
+				    "read at entry %u", at[i]);
+	}
+}
+
 /*
  * huge_ptep_get_and_clear() clears the block; present entries come back
  * with dirty/young merged, others as the first entry unmodified (F1, F2).
@@ -549,6 +594,8 @@ static struct kunit_case arm64_hugetlb_entries_cases[] = {
 			 contig_size_gen_params),
 	KUNIT_CASE_PARAM(huge_ptep_get_merges_test, entry_size_gen_params),
 	KUNIT_CASE_PARAM(huge_ptep_get_size_from_table_test,
+			 contig_size_gen_params),
+	KUNIT_CASE_PARAM(huge_ptep_get_inside_block_test,
 			 contig_size_gen_params),
 	KUNIT_CASE_PARAM(huge_ptep_get_and_clear_test, entry_param_gen),
 	KUNIT_CASE_PARAM(huge_ptep_clear_flush_test, entry_size_gen_params),
