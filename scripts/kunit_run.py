@@ -156,15 +156,19 @@ def name_interrupted(outcomes: Dict[str, str], order: Sequence[str]
     return named
 
 
-def outcomes_of(final: Path, tree: Path, build_dir: str
+def outcomes_of(final: Path, tree: Path, build_dir: str,
+                order: Optional[Sequence[str]] = None
                 ) -> Tuple[Dict[str, str], List[str]]:
     """A finished run's outcome per case, the kernel-log checks folded in
     (kernel_log.py), and notes. A case the watchdog stopped is "timeout";
-    a crash's decoded call trace is kept in crash-trace.txt."""
+    a crash's decoded call trace is kept in crash-trace.txt. order: the
+    suites' cases in run order, which names the case a crash or a hang
+    interrupted; by default the manifest's."""
     log_path = final / 'test.log'
     log = log_path.read_text(errors='replace') if log_path.exists() else ''
-    raw = name_interrupted(results.load(final / 'results.json'),
-                           list(manifest.load(project.MANIFEST)))
+    if order is None:
+        order = list(manifest.load(project.MANIFEST))
+    raw = name_interrupted(results.load(final / 'results.json'), order)
     broken = [c for c, o in raw.items() if o == 'crash']
     outcomes, notes = kernel_log.apply(
         raw, log, kernel_log.load_expected(project.WARNINGS),

@@ -198,7 +198,9 @@ class RunTest(unittest.TestCase):
 class RecordedRunsTest(unittest.TestCase):
     """Real runs of the patched tree's main-lane kernel through execute()
     and its watchdog (stall limit lowered to 30 s for the recording), kept
-    as they were left in build/runs/:
+    as they were left in build/runs/, with order.txt: the suite's cases in
+    the order the manifest had then, so that a case added later does not
+    change which case the recording names:
 
     run-panic: kunit.py exec arm64_lazy_mmu with panic_on_warn=1; the WARN
       that vmap_error_leaves_mode_test provokes on purpose panics the
@@ -214,8 +216,10 @@ class RecordedRunsTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             final = Path(tmp) / name
             shutil.copytree(self.DATA / name, final)
+            # The case order in force when the run was recorded.
+            order = (self.DATA / name / 'order.txt').read_text().split()
             got, notes = kunit_run.outcomes_of(final, Path('/nonexistent'),
-                                               '.kunit-main')
+                                               '.kunit-main', order)
             trace = final / 'crash-trace.txt'
             return got, notes, trace.read_text() if trace.exists() else None
 
