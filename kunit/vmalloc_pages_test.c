@@ -418,23 +418,32 @@ static void expect_order0_pages(struct kunit *test, struct vm_struct *area)
 	}
 }
 
-static void large_order_blocks_test(struct kunit *test)
+/*
+ * From the area's first page on: blocks of order min(MAX_PAGE_ORDER,
+ * ilog2(pages left)), each taken whole from the buddy allocator, naturally
+ * aligned and in the area in pfn order, for as long as that order is above
+ * @floor_order. Returns how many blocks it checked.
+ */
+static unsigned int expect_large_blocks(struct kunit *test,
+					const struct page_events *ev,
+					const struct vm_struct *area,
+					unsigned int floor_order)
 {
-	const struct large_size *s = test->param_value;
-	struct page_events *ev = page_events_start(test);
-	struct vm_struct *area = vmalloc_area(test, s->size, GFP_KERNEL);
-	unsigned int i = 0, j;
+	unsigned int i = 0, j, blocks = 0;
 
-	page_events_stop(ev);
-	expect_order0_pages(test, area);
 	while (i < area->nr_pages) {
 		unsigned int order = min_t(unsigned int, MAX_PAGE_ORDER,
 					   ilog2(area->nr_pages - i));
 		unsigned long pfn = page_to_pfn(area->pages[i]);
 		const struct page_event *alloc;
 
-		if (!order)
+		if (order <= floor_order)
 			break;
+		alloc = page_events_alloc_at(ev, pfn);
+		KUNIT_ASSERT_TRUE_MSG(test, alloc && alloc->order == order,
+				      "page %u not taken whole at order %u (floor %u, got %d)",
+				      i, order, floor_order,
+				      alloc ? (int)alloc->order : -1);
 		KUNIT_EXPECT_TRUE_MSG(test, IS_ALIGNED(pfn, 1UL << order),
 				      "block at page %u: pfn %#lx, order %u",
 				      i, pfn, order);
@@ -443,13 +452,21 @@ static void large_order_blocks_test(struct kunit *test)
 					    page_to_pfn(area->pages[i + j]),
 					    pfn + j, "block at page %u", i);
 		}
-		alloc = page_events_alloc_at(ev, pfn);
-		KUNIT_ASSERT_NOT_NULL_MSG(test, alloc,
-					  "no allocation of order %u at page %u",
-					  order, i);
-		KUNIT_EXPECT_EQ(test, alloc->order, order);
+		blocks++;
 		i += 1U << order;
 	}
+	return blocks;
+}
+
+static void large_order_blocks_test(struct kunit *test)
+{
+	const struct large_size *s = test->param_value;
+	struct page_events *ev = page_events_start(test);
+	struct vm_struct *area = vmalloc_area(test, s->size, GFP_KERNEL);
+
+	page_events_stop(ev);
+	expect_order0_pages(test, area);
+	expect_large_blocks(test, ev, area, 0);
 }
 
 /*
@@ -516,36 +533,12 @@ static void huge_area_blocks_test(struct kunit *test)
 	struct vm_struct *area = kunit_vm_area(test,
 					       vmalloc_huge(s->size, GFP_KERNEL));
 	unsigned int area_order = area_page_order(area);
-	unsigned int i = 0, j, blocks = 0;
 
 	page_events_stop(ev);
 	KUNIT_ASSERT_EQ(test, area->nr_pages, s->size >> PAGE_SHIFT);
 	expect_order0_pages(test, area);
-	while (i < area->nr_pages) {
-		unsigned int order = min_t(unsigned int, MAX_PAGE_ORDER,
-					   ilog2(area->nr_pages - i));
-		unsigned long pfn = page_to_pfn(area->pages[i]);
-		const struct page_event *alloc;
-
-		if (order <= area_order)
-			break;
-		alloc = page_events_alloc_at(ev, pfn);
-		KUNIT_ASSERT_TRUE_MSG(test, alloc && alloc->order == order,
-				      "page %u not taken whole at order %u (area order %u, got %d)",
-				      i, order, area_order,
-				      alloc ? (int)alloc->order : -1);
-		KUNIT_EXPECT_TRUE_MSG(test, IS_ALIGNED(pfn, 1UL << order),
-				      "block at page %u: pfn %#lx, order %u",
-				      i, pfn, order);
-		for (j = 1; j < (1U << order); j++) {
-			KUNIT_ASSERT_EQ_MSG(test,
-					    page_to_pfn(area->pages[i + j]),
-					    pfn + j, "block at page %u", i);
-		}
-		blocks++;
-		i += 1U << order;
-	}
-	KUNIT_EXPECT_GT_MSG(test, blocks, 0U,
+	KUNIT_EXPECT_GT_MSG(test, expect_large_blocks(test, ev, area,
+						      area_order), 0U,
 			    "no block above the area's order %u", area_order);
 }
 
