@@ -371,9 +371,10 @@ static void clear_neighbour(void *data)
  * entries and no others. The block is clean and old and the block after
  * it, in the same table, dirty and young, so an entry read that strays
  * past the block shows. With 16K pages a contiguous-PMD block has
- * CONT_PMDS = 32 entries and CONT_PTES is 128: taking the address's own
- * pmd for the block's reads 96 entries too many (4K and 64K pages have
- * equal counts, so this only fails there).
+ * CONT_PMDS = 32 entries and CONT_PTES is 128: comparing ptep with the
+ * address's own pmd takes the block for a contiguous-PTE one and reads 96
+ * entries too many. 4K and 64K pages have equal counts, so only a 16K
+ * kernel can fail this.
  */
 static void huge_ptep_get_inside_block_test(struct kunit *test)
 {
