@@ -63,9 +63,12 @@ def record_objects(build_dir: Path) -> None:
         (build_dir / OBJECTS_FILE).write_text(f'{count_objects(build_dir)}\n')
 
 
-def status(output: str, build_dir: Path, started: float,
-           now: float) -> str:
-    """What the step is doing, from kunit.py's output so far."""
+def status(output: str, build_dir: Path, started: float, now: float,
+           at_start: int = 0) -> str:
+    """What the step is doing, from kunit.py's output so far. at_start:
+    the objects the build directory held when the step began; a build
+    that starts from most of them is incremental, and how far along it is
+    cannot be told from the objects present."""
     took = elapsed(now - started)
     if BOOTED in output:
         cases = len(_CASE.findall(output))
@@ -75,10 +78,13 @@ def status(output: str, build_dir: Path, started: float,
     present = count_objects(build_dir)
     compiled = count_objects(build_dir, started)
     total = expected_objects(build_dir)
-    if total:
+    if total and at_start * 2 < total:
         share = min(99, 100 * present // total)
         return (f'building, {share}% ({present} of about {total} objects, '
                 f'{compiled} compiled in this run), {took}')
+    if total:
+        return (f'rebuilding, {compiled} of {total} objects compiled so '
+                f'far, {took}')
     return f'building, {present} objects ({compiled} compiled), {took}'
 
 
@@ -95,6 +101,7 @@ class Reporter:
         self.stream = stream or sys.stdout
         self.clock = clock
         self.started = clock()
+        self.at_start = count_objects(build_dir) if build_dir.is_dir() else 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -104,7 +111,8 @@ class Reporter:
                 text = self.output.read_text(errors='replace')
             except OSError:
                 text = ''
-            line = status(text, self.build_dir, self.started, self.clock())
+            line = status(text, self.build_dir, self.started, self.clock(),
+                          self.at_start)
             print(f'{self.label}: {line}', file=self.stream, flush=True)
 
     def __enter__(self) -> 'Reporter':

@@ -36,6 +36,13 @@ class StatusTest(unittest.TestCase):
             'building, 50% (5 of about 10 objects, 2 compiled in this run), '
             '7m01s')
 
+    def test_an_incremental_build_counts_what_it_compiled(self) -> None:
+        (self.build / progress.OBJECTS_FILE).write_text('6\n')
+        self.assertEqual(
+            progress.status('Building KUnit Kernel ...\n', self.build, 1000,
+                            1060, at_start=5),
+            'rebuilding, 2 of 6 objects compiled so far, 1m00s')
+
     def test_first_build_has_no_estimate(self) -> None:
         self.assertEqual(
             progress.status('Building KUnit Kernel ...\n', self.build, 1000,
