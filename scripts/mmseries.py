@@ -68,7 +68,7 @@ def run_checkpatch() -> Tuple[int, int]:
     """Every patch through checkpatch.pl (of the base tree, which
     run_verify() prepared); patches clean and not."""
     the_series = series.load(project.PATCHES)
-    tree = project.CACHE / 'trees' / 'base'
+    tree = trees.tree_path(project.CACHE, 'base')
     if not (tree / 'scripts' / 'checkpatch.pl').is_file():
         raise SeriesError(f'no checkpatch.pl in {tree}: run make trees')
     found = checkpatch.check(tree, project.PATCHES, the_series.all)
@@ -141,8 +141,6 @@ def run_bench(profile: str, boots: int, clock: str) -> Tuple[int, int]:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    if args.boots < 1:
-        raise SeriesError('--boots must be at least 1')
     run_bench(args.profile, args.boots, args.clock)
     return 0
 
@@ -206,8 +204,6 @@ def cmd_verify(_: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    if args.boots < 1:
-        raise SeriesError('--boots must be at least 1')
     print(f'base kernel: Debian {project.BASE_PACKAGE} '
           f'{project.BASE_VERSION} (tarball sha256 '
           f'{project.BASE_TARBALL_SHA256[:16]}...)')
@@ -263,6 +259,17 @@ COMMANDS: Dict[str, Tuple[Callable[[argparse.Namespace], int], str]] = {
 }
 
 
+def positive(text: str) -> int:
+    """argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f'{text!r} is not a number >= 1')
+    return value
+
+
 def make_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog='mmseries.py', description=__doc__,
@@ -274,7 +281,7 @@ def make_parser() -> argparse.ArgumentParser:
     for name in ('report', 'bench'):
         sub[name].add_argument('--profile', default='quick',
                                choices=bench_run.PROFILES)
-        sub[name].add_argument('--boots', type=int, default=4,
+        sub[name].add_argument('--boots', type=positive, default=4,
                                help='benchmark boots per tree (default 4)')
         sub[name].add_argument('--clock', default='host',
                                choices=sorted(bench_run.CLOCKS))

@@ -129,10 +129,15 @@ class Tree:
     path: Path
 
 
+def tree_path(cache: Path, name: str) -> Path:
+    """Where the worktree of that name lives in the cache."""
+    return cache / 'trees' / name
+
+
 def scratch_worktree(cache: Path, name: str, ref: str) -> Tree:
     """trees/<name>: a detached worktree of its own for walks and mutants,
     made at ref once and kept, with its build directories, between runs."""
-    path = cache / 'trees' / name
+    path = tree_path(cache, name)
     repo = cache / 'linux.git'
     if not (path / '.git').exists():
         git(repo, 'worktree', 'prune')
@@ -213,7 +218,7 @@ def prepare(repo: Path, series: Series, cache: Path) -> Dict[str, Tree]:
     """Bring both worktrees up to date with the series and the suites."""
     trees = {}
     for name, changes in (('base', []), ('patched', series.changes)):
-        path = cache / 'trees' / name
+        path = tree_path(cache, name)
         rebuilt = build_branch(repo, path, name, series.seams, changes)
         print(f'{name} tree: {"rebuilt" if rebuilt else "up to date"} '
               f'({path})', flush=True)

@@ -71,6 +71,13 @@ class MainTest(unittest.TestCase):
         with contextlib.redirect_stderr(io.StringIO()), \
                 self.assertRaises(SystemExit):
             mmseries.main(['verify', '--boots=3'])
+        for command in ('bench', 'report'):
+            err = io.StringIO()
+            with contextlib.redirect_stderr(err), \
+                    self.assertRaises(SystemExit) as ctx:
+                mmseries.main([command, '--boots=0'])
+            self.assertEqual(ctx.exception.code, 2)
+            self.assertIn("'0' is not a number >= 1", err.getvalue())
 
     def test_report_takes_the_benchmark_options(self) -> None:
         with mock.patch.object(mmseries, 'run_verify',
