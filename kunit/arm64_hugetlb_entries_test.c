@@ -13,6 +13,9 @@
 #include <kunit/test.h>
 #include <linux/hugetlb.h>
 #include <linux/mman.h>
+#include <linux/page_ext.h>
+#include <linux/page_table_check.h>
+#include <linux/vmalloc.h>
 #include <linux/swapops.h>
 #include <asm/tlb.h>
 
@@ -587,6 +590,164 @@ static void set_ptes_user_no_barriers_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rec->nr_barriers, 0);
 }
 
+/* Only the sizes that span more than one memory section. */
+static const void *section_spanning_gen_params(const void *prev, char *desc)
+{
+	const struct entry_size *prev_size = prev;
+	size_t i = prev_size ? prev_size - entry_sizes + 1 : 0;
+
+	for (; i < ARRAY_SIZE(entry_sizes); i++) {
+		if (entry_sizes[i].size >> PAGE_SHIFT > PAGES_PER_SECTION) {
+			strscpy(desc, entry_sizes[i].desc,
+				KUNIT_PARAM_DESC_SIZE);
+			return &entry_sizes[i];
+		}
+	}
+	return NULL;
+}
+
+#ifdef CONFIG_PAGE_TABLE_CHECK
+/* The record mm/page_table_check.c keeps in the page_ext of each page. */
+struct ptc_record {
+	atomic_t anon_map_count;
+	atomic_t file_map_count;
+};
+
+/*
+ * The page_ext records of memory sections, moved to copies of their own.
+ * SPARSEMEM allocates the records one section at a time and keeps, in
+ * each mem_section, the address the section's first pfn would have in an
+ * array that started at pfn 0.
+ */
+struct moved_sections {
+	unsigned long first_pfn;
+	unsigned int nr;
+	void *stored[PUD_SIZE / (PAGES_PER_SECTION << PAGE_SHIFT)];
+	void *copy[PUD_SIZE / (PAGES_PER_SECTION << PAGE_SHIFT)];
+};
+
+static size_t section_records_size(void)
+{
+	return page_ext_size * PAGES_PER_SECTION;
+}
+
+static void moved_sections_restore(void *data)
+{
+	struct moved_sections *m = data;
+	unsigned int i;
+
+	for (i = 0; i < m->nr; i++) {
+		unsigned long pfn = m->first_pfn + i * PAGES_PER_SECTION;
+
+		memcpy(m->stored[i] + page_ext_size * pfn, m->copy[i],
+		       section_records_size());
+		WRITE_ONCE(__pfn_to_section(pfn)->page_ext, m->stored[i]);
+	}
+	/* Lookups run under RCU: let them finish before the copies go. */
+	synchronize_rcu();
+	for (i = 0; i < m->nr; i++)
+		vfree(m->copy[i]);
+}
+
+/*
+ * Moves the records of the @nr_pages from @pfn (whole sections) to copies
+ * in vmalloc space, which guard pages keep apart from any other array, so
+ * that only a lookup by pfn finds them.
+ */
+static void move_section_records(struct kunit *test, unsigned long pfn,
+				 unsigned long nr_pages)
+{
+	struct moved_sections *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	KUNIT_ASSERT_TRUE(test, IS_ALIGNED(pfn | nr_pages, PAGES_PER_SECTION));
+	KUNIT_ASSERT_LE(test, nr_pages / PAGES_PER_SECTION,
+			ARRAY_SIZE(m->copy));
+	m->first_pfn = pfn;
+	for (i = 0; i < nr_pages / PAGES_PER_SECTION; i++) {
+		m->copy[i] = vmalloc(section_records_size());
+		if (!m->copy[i])
+			break;
+	}
+	if (i < nr_pages / PAGES_PER_SECTION) {
+		while (i--)
+			vfree(m->copy[i]);
+		KUNIT_FAIL_AND_ABORT(test, "no memory for the moved records");
+	}
+	for (i = 0; i < nr_pages / PAGES_PER_SECTION; i++) {
+		unsigned long spfn = pfn + i * PAGES_PER_SECTION;
+		struct mem_section *ms = __pfn_to_section(spfn);
+
+		m->stored[i] = READ_ONCE(ms->page_ext);
+		memcpy(m->copy[i], m->stored[i] + page_ext_size * spfn,
+		       section_records_size());
+		WRITE_ONCE(ms->page_ext, m->copy[i] - page_ext_size * spfn);
+		m->nr = i + 1;
+	}
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+			moved_sections_restore, m), 0);
+}
+
+/* Each page of the block is mapped @want times, in its own record. */
+static void expect_ptc_records(struct kunit *test,
+			       const struct entry_fixture *f, int want)
+{
+	unsigned long nr = f->s->size >> PAGE_SHIFT, i, bad = 0, first = 0;
+
+	for (i = 0; i < nr; i++) {
+		struct page_ext *page_ext = page_ext_get(pfn_to_page(f->pfn + i));
+		struct ptc_record *r;
+
+		KUNIT_ASSERT_NOT_NULL(test, page_ext);
+		r = page_ext_data(page_ext, &page_table_check_ops);
+		if (atomic_read(&r->file_map_count) != want ||
+		    atomic_read(&r->anon_map_count)) {
+			if (!bad++)
+				first = i;
+		}
+		page_ext_put(page_ext);
+		if ((i + 1) % PAGES_PER_SECTION && i + 1 < nr)
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, bad, 0,
+				    "section %lu of the block: %lu pages not mapped %d time(s) in their record, the first is page %lu",
+				    i / PAGES_PER_SECTION, bad, want, first);
+		bad = 0;
+	}
+}
+
+/*
+ * page_table_check accounts every page of a block that set_huge_pte_at()
+ * maps, and unaccounts it when the block is cleared, in the page_ext
+ * record a lookup by pfn finds. A block larger than a memory section spans
+ * several record arrays; the case moves those after the first away from
+ * where the boot put them, so a walk that steps across a section boundary
+ * by pointer arithmetic misses them whether or not the boot happened to
+ * allocate the arrays next to each other.
+ */
+static void page_table_check_across_sections_test(struct kunit *test)
+{
+	const struct entry_size *s = test->param_value;
+	struct entry_fixture *f;
+
+	if (static_branch_likely(&page_table_check_disabled))
+		kunit_skip(test, "needs page_table_check on (page_table_check=on)");
+	f = entry_fixture_create(test, s, true);
+	move_section_records(test, f->pfn + PAGES_PER_SECTION,
+			     (s->size >> PAGE_SHIFT) - PAGES_PER_SECTION);
+
+	set_huge_pte_at(f->mm, f->addr, f->ptep, present_entry(f), s->size);
+	expect_ptc_records(test, f, 1);
+	huge_ptep_get_and_clear(f->mm, f->addr, f->ptep, s->size);
+	expect_ptc_records(test, f, 0);
+}
+#else
+static void page_table_check_across_sections_test(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_PAGE_TABLE_CHECK");
+}
+#endif
+
 static struct kunit_case arm64_hugetlb_entries_cases[] = {
 	KUNIT_CASE_PARAM(set_huge_pte_at_test, entry_param_gen),
 	KUNIT_CASE_PARAM(set_huge_pte_at_over_none_no_flush_test,
@@ -608,6 +769,8 @@ static struct kunit_case arm64_hugetlb_entries_cases[] = {
 			 entry_size_gen_params),
 	KUNIT_CASE_PARAM(set_ptes_kernel_barriers_test, batch_size_gen_params),
 	KUNIT_CASE(set_ptes_user_no_barriers_test),
+	KUNIT_CASE_PARAM(page_table_check_across_sections_test,
+			 section_spanning_gen_params),
 	{}
 };
 

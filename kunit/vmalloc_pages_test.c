@@ -13,9 +13,13 @@
  * mm_page_free tracepoints (page_events.h), only those of the case's task.
  */
 #include <kunit/test.h>
+#include <kunit/test-bug.h>
+#include <linux/alloc_tag.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/vmalloc.h>
+#include <asm/sections.h>
+#include <trace/events/printk.h>
 
 #include "page_events.h"
 #include "vm_area_fixture.h"
@@ -365,15 +369,181 @@ static void free_pages_bulk_held_test(struct kunit *test)
 		   hold_names[hold], released, nr);
 }
 
+/* The page of a 64-page run that a case poisons. */
+#define POISONED_PAGE	21
+
+struct poisoned_page {
+	struct split_block *b;
+	struct page_events *ev;
+};
+
+/*
+ * The poisoned page goes back to its block's owner unpoisoned: freed by
+ * split_block_free() if free_pages_bulk() took it out of circulation
+ * (refcount 0, never freed), otherwise left to the buddy allocator that
+ * has it.
+ */
+static void poisoned_page_restore(void *data)
+{
+	struct poisoned_page *pp = data;
+	unsigned long pfn = pp->b->pfn + POISONED_PAGE;
+	struct page *page = pfn_to_page(pfn);
+
+	ClearPageHWPoison(page);
+	if (!page_events_frees_of(kunit_get_current_test(), pp->ev, pfn)) {
+		set_page_count(page, 1);
+		pp->b->freed[POISONED_PAGE] = false;
+	}
+}
+
+/*
+ * A hardware-poisoned page must not go back to the buddy allocator, alone
+ * or inside a block: free_pages_prepare() takes it out of circulation only
+ * when it prepares it as the order-0 page it is. It splits the run like a
+ * held page; every other page is freed once.
+ */
+static void free_pages_bulk_poisoned_test(struct kunit *test)
+{
+	const unsigned long bad = POISONED_PAGE;
+	const unsigned int nr = 64;
+	struct poisoned_page *pp;
+	unsigned int i;
+
+	if (!IS_ENABLED(CONFIG_MEMORY_FAILURE))
+		kunit_skip(test, "needs CONFIG_MEMORY_FAILURE");
+	skip_without_free_pages_bulk(test);
+	pp = kunit_kzalloc(test, sizeof(*pp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pp);
+	pp->b = split_block_alloc(test);
+	pp->ev = page_events_start(test);
+	page_events_stop(pp->ev);
+	SetPageHWPoison(pfn_to_page(pp->b->pfn + bad));
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+			poisoned_page_restore, pp), 0);
+
+	page_events_reset(pp->ev);
+	free_pages_bulk(pfn_to_page(pp->b->pfn), nr);
+	page_events_stop(pp->ev);
+	for (i = 0; i < nr; i++)
+		pp->b->freed[i] = true;
+
+	for (i = 0; i < pp->ev->nr_frees && i < PAGE_EVENTS_MAX; i++) {
+		const struct page_event *e = &pp->ev->frees[i];
+
+		KUNIT_EXPECT_FALSE_MSG(test, e->pfn <= pp->b->pfn + bad &&
+				       pp->b->pfn + bad < e->pfn + (1UL << e->order),
+				       "the poisoned page %lu went back in the order-%u block at page %lu",
+				       bad, e->order, e->pfn - pp->b->pfn);
+	}
+	for (i = 0; i < nr; i++) {
+		if (i == bad)
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, page_events_frees_of(test, pp->ev,
+					pp->b->pfn + i), 1, "page %u", i);
+	}
+}
+
+/*
+ * What the console says while a case's own task acts, seen through the
+ * console tracepoint as mm/kfence/kfence_test.c sees its reports: the
+ * probe is registered for the suite and keeps the first line of the
+ * watching task that holds the text it looks for.
+ */
+static struct {
+	spinlock_t lock;
+	struct task_struct *task;
+	const char *text;
+	char line[128];
+} console_watch = { .lock = __SPIN_LOCK_UNLOCKED(console_watch.lock) };
+
+static void probe_console(void *ignore, const char *buf, size_t len)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&console_watch.lock, flags);
+	if (console_watch.task == current && !console_watch.line[0] &&
+	    strnstr(buf, console_watch.text, len))
+		strscpy(console_watch.line, buf,
+			min(len + 1, sizeof(console_watch.line)));
+	spin_unlock_irqrestore(&console_watch.lock, flags);
+}
+
+static void console_watch_stop(void *unused)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&console_watch.lock, flags);
+	console_watch.task = NULL;
+	spin_unlock_irqrestore(&console_watch.lock, flags);
+}
+
+static void console_watch_start(struct kunit *test, const char *text)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&console_watch.lock, flags);
+	console_watch.text = text;
+	console_watch.line[0] = '\0';
+	console_watch.task = current;
+	spin_unlock_irqrestore(&console_watch.lock, flags);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+			console_watch_stop, NULL), 0);
+}
+
+/*
+ * Every page is prepared for freeing once, as the order-0 page it was
+ * tagged as. Preparing a block again subtracts its first page's allocation
+ * tag a second time, which CONFIG_MEM_ALLOC_PROFILING_DEBUG reports with a
+ * WARN_ONCE "alloc_tag was not set".
+ */
+static void free_pages_bulk_prepared_once_test(struct kunit *test)
+{
+	struct split_block *b;
+	unsigned int i;
+
+	if (!IS_ENABLED(CONFIG_MEM_ALLOC_PROFILING_DEBUG))
+		kunit_skip(test, "needs CONFIG_MEM_ALLOC_PROFILING_DEBUG");
+	if (!mem_alloc_profiling_enabled())
+		kunit_skip(test, "needs allocation profiling on (vm.mem_profiling)");
+	skip_without_free_pages_bulk(test);
+	b = split_block_alloc(test);
+
+	/* Rearm the WARN_ONCE as debugfs' clear_warn_once does. */
+	memset(__start_once, 0, __end_once - __start_once);
+	console_watch_start(test, "alloc_tag was not set");
+	free_pages_bulk(pfn_to_page(b->pfn), BLOCK_PAGES);
+	console_watch_stop(NULL);
+	for (i = 0; i < BLOCK_PAGES; i++)
+		b->freed[i] = true;
+
+	KUNIT_EXPECT_STREQ_MSG(test, console_watch.line, "",
+			       "freeing %u tagged pages warned", BLOCK_PAGES);
+}
+
+static int vmalloc_bulk_free_suite_init(struct kunit_suite *suite)
+{
+	return register_trace_console(probe_console, NULL);
+}
+
+static void vmalloc_bulk_free_suite_exit(struct kunit_suite *suite)
+{
+	unregister_trace_console(probe_console, NULL);
+	tracepoint_synchronize_unregister();
+}
+
 static struct kunit_case vmalloc_bulk_free_cases[] = {
 	KUNIT_CASE_PARAM(vfree_refcount_test, vfree_gen_params),
 	KUNIT_CASE_PARAM(free_pages_bulk_chunks_test, bulk_offset_gen_params),
 	KUNIT_CASE_PARAM(free_pages_bulk_held_test, bulk_hold_gen_params),
+	KUNIT_CASE(free_pages_bulk_poisoned_test),
+	KUNIT_CASE(free_pages_bulk_prepared_once_test),
 	{}
 };
 
 static struct kunit_suite vmalloc_bulk_free_suite = {
 	.name = "vmalloc_bulk_free",
+	.suite_init = vmalloc_bulk_free_suite_init,
+	.suite_exit = vmalloc_bulk_free_suite_exit,
 	.test_cases = vmalloc_bulk_free_cases,
 };
 

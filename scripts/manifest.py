@@ -3,19 +3,24 @@
 
 One case a line, tab-separated: the case id ("suite.case" or
 "suite.case.param"), the outcome on base, the outcome on patched, and the
-feature it proves. The
-patched tree holds every change, so every case must pass there. Every
-lane (kernel config) runs every suite, with the same expectations.
+feature it proves. The patched tree holds every change, so every case must
+pass there. Every lane (kernel config) runs every suite with the same
+expectations, except where a cell names a lane after its outcome:
+"fail main=skip" is fail on every lane but main, where the case skips (a
+lane without the kernel option the case needs). On patched a lane may
+only make a case skip.
 """
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict
+from typing import Dict, Tuple
 
 import tsv
 from project import SeriesError
 
 EXPECTABLE = ('pass', 'fail', 'skip')
+# The lane of a matrix column with no "+lane" (see mmseries.column_name).
+MAIN_LANE = 'main'
 
 
 @dataclass(frozen=True)
@@ -23,29 +28,58 @@ class Expectation:
     base: str
     patched: str
     feature: str
+    # (tree, lane, outcome) where a lane differs from the tree's outcome.
+    by_lane: Tuple[Tuple[str, str, str], ...] = ()
 
     def on(self, column: str) -> str:
         """The outcome expected in a matrix column: "tree" or "tree+lane"."""
-        tree = column.split('+', 1)[0]
+        tree, _, lane = column.partition('+')
+        for t, l, outcome in self.by_lane:
+            if t == tree and l == (lane or MAIN_LANE):
+                return outcome
         return self.base if tree == 'base' else self.patched
 
 
 COLUMNS = ('case', 'base', 'patched', 'feature')
 
 
+def parse_cell(at: str, cell: str) -> Tuple[str, Dict[str, str]]:
+    """"fail main=skip" -> ("fail", {"main": "skip"})."""
+    outcome, *rest = cell.split(' ')
+    lanes: Dict[str, str] = {}
+    for word in rest:
+        lane, sep, lane_outcome = word.partition('=')
+        if not sep or not lane:
+            raise SeriesError(f'{at}: {word!r} is not lane=outcome')
+        if lane in lanes:
+            raise SeriesError(f'{at}: lane {lane} given twice')
+        lanes[lane] = lane_outcome
+    for o in (outcome, *lanes.values()):
+        if o not in EXPECTABLE:
+            raise SeriesError(f'{at}: unknown outcome {o!r}')
+    return outcome, lanes
+
+
 def parse(text: str, where: str = 'manifest') -> Dict[str, Expectation]:
     cases: Dict[str, Expectation] = {}
-    for at, (case, base, patched, feature) in tsv.parse(text, COLUMNS,
-                                                        where):
-        for outcome in (base, patched):
-            if outcome not in EXPECTABLE:
-                raise SeriesError(f'{at}: unknown outcome {outcome!r}')
+    for at, (case, base_cell, patched_cell, feature) in tsv.parse(
+            text, COLUMNS, where):
+        base, base_lanes = parse_cell(at, base_cell)
+        patched, patched_lanes = parse_cell(at, patched_cell)
         if patched != 'pass':
             raise SeriesError(f'{at}: {case} must pass on patched, the '
                               f'manifest says {patched}')
+        for lane, outcome in patched_lanes.items():
+            if outcome != 'skip':
+                raise SeriesError(f'{at}: {case} may only skip on a lane of '
+                                  f'patched, the manifest says '
+                                  f'{lane}={outcome}')
         if case in cases:
             raise SeriesError(f'{at}: {case} listed twice')
-        cases[case] = Expectation(base, patched, feature)
+        by_lane = tuple([('base', lane, o) for lane, o in base_lanes.items()]
+                        + [('patched', lane, o)
+                           for lane, o in patched_lanes.items()])
+        cases[case] = Expectation(base, patched, feature, by_lane)
     if not cases:
         raise SeriesError(f'{where}: lists no case')
     return cases

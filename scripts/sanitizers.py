@@ -76,7 +76,7 @@ def free_pages_line(log: str) -> str:
 def run(tree: Tree, cache: Path) -> int:
     """Build and run the lane on the patched tree; returns the number of
     problems (0: clean)."""
-    expected = {c: e.patched for c, e in
+    expected = {c: e.on(f'patched+{LANE}') for c, e in
                 manifest.load(project.MANIFEST).items()}
     build_dir = kunit_run.build_dir_name(LANE)
     print(f'{tree.name} tree: building and running lane {LANE}', flush=True)

@@ -19,6 +19,29 @@ class ParseTest(unittest.TestCase):
         self.assertEqual(m['s.a'].on('base+ptc'), 'fail')
         self.assertEqual(m['s.a'].on('patched+ptc'), 'pass')
 
+    def test_a_lane_may_differ(self) -> None:
+        m = manifest.parse('s.a\tfail main=skip\tpass main=skip\tF6\n')
+        self.assertEqual(m['s.a'].on('base'), 'skip')
+        self.assertEqual(m['s.a'].on('patched'), 'skip')
+        self.assertEqual(m['s.a'].on('base+ptc'), 'fail')
+        self.assertEqual(m['s.a'].on('patched+ptc'), 'pass')
+        self.assertEqual(m['s.a'].on('patched+sanitizers'), 'pass')
+
+    def test_a_lane_of_patched_may_only_skip(self) -> None:
+        with self.assertRaisesRegex(SeriesError, 'may only skip on a lane '
+                                    'of patched, the manifest says '
+                                    'ptc=fail'):
+            manifest.parse('s.a\tfail\tpass ptc=fail\tF3\n')
+
+    def test_lane_words_are_checked(self) -> None:
+        with self.assertRaisesRegex(SeriesError, "'main' is not "
+                                    "lane=outcome"):
+            manifest.parse('s.a\tfail main\tpass\tF3\n')
+        with self.assertRaisesRegex(SeriesError, "unknown outcome 'crash'"):
+            manifest.parse('s.a\tfail main=crash\tpass\tF3\n')
+        with self.assertRaisesRegex(SeriesError, 'lane main given twice'):
+            manifest.parse('s.a\tfail main=skip main=pass\tpass\tF3\n')
+
     def test_patched_must_pass(self) -> None:
         with self.assertRaisesRegex(SeriesError, 'must pass on patched'):
             manifest.parse('s.a\tpass\tfail\tF3\n')
