@@ -15,6 +15,7 @@
 #include <kunit/test.h>
 #include <kunit/test-bug.h>
 #include <linux/alloc_tag.h>
+#include <linux/kthread.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/vmalloc.h>
@@ -520,6 +521,110 @@ static void free_pages_bulk_prepared_once_test(struct kunit *test)
 			       "freeing %u tagged pages warned", BLOCK_PAGES);
 }
 
+/* A task of a higher priority that wants the case's CPU. */
+struct yield_watch {
+	struct task_struct *task;
+	struct page_events *ev;
+	unsigned int frees_seen;	/* when it got the CPU */
+	bool ran;
+};
+
+static int yield_watch_fn(void *data)
+{
+	struct yield_watch *w = data;
+
+	WRITE_ONCE(w->frees_seen, READ_ONCE(w->ev->nr_frees));
+	WRITE_ONCE(w->ran, true);
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!kthread_should_stop())
+			schedule();
+		__set_current_state(TASK_RUNNING);
+	}
+	return 0;
+}
+
+static void yield_watch_stop(void *data)
+{
+	struct yield_watch *w = data;
+
+	kthread_stop(w->task);
+	migrate_enable();
+}
+
+/* The blocks of a run of two MAX_PAGE_ORDER blocks, freed by the case. */
+struct two_blocks {
+	struct page *page;
+	bool freed;
+};
+
+static void two_blocks_free(void *data)
+{
+	struct two_blocks *t = data;
+
+	if (!t->freed)
+		free_contig_range(page_to_pfn(t->page), 2 * MAX_ORDER_NR_PAGES);
+}
+
+/*
+ * A run can be many megabytes long: free_pages_bulk() yields the CPU
+ * after each MAX_PAGE_ORDER block's worth of pages. A SCHED_FIFO task
+ * woken on the case's CPU just before a run of two such blocks is freed
+ * gets the CPU at the first cond_resched(), and sees one block freed.
+ */
+static void free_pages_bulk_yields_test(struct kunit *test)
+{
+	struct yield_watch *w;
+	struct two_blocks *t;
+
+	if (IS_ENABLED(CONFIG_PREEMPTION))
+		kunit_skip(test, "needs a kernel without full preemption, where cond_resched() yields");
+	if (!IS_ENABLED(CONFIG_CONTIG_ALLOC))
+		kunit_skip(test, "needs CONFIG_CONTIG_ALLOC for the run of two blocks");
+	skip_without_free_pages_bulk(test);
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+#ifdef CONFIG_CONTIG_ALLOC
+	t->page = alloc_contig_pages(2 * MAX_ORDER_NR_PAGES, GFP_KERNEL,
+				     first_online_node, NULL);
+#endif
+	KUNIT_ASSERT_NOT_NULL_MSG(test, t->page, "no %lu contiguous pages",
+				  2UL * MAX_ORDER_NR_PAGES);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+			two_blocks_free, t), 0);
+	KUNIT_ASSERT_TRUE(test, IS_ALIGNED(page_to_pfn(t->page),
+					   MAX_ORDER_NR_PAGES));
+
+	w->ev = page_events_start(test);
+	page_events_stop(w->ev);
+	migrate_disable();
+	w->task = kthread_create(yield_watch_fn, w, "mm_series_yield");
+	if (IS_ERR(w->task)) {
+		migrate_enable();
+		KUNIT_FAIL_AND_ABORT(test, "no kthread: %ld", PTR_ERR(w->task));
+	}
+	kthread_bind(w->task, raw_smp_processor_id());
+	sched_set_fifo(w->task);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+			yield_watch_stop, w), 0);
+
+	page_events_reset(w->ev);
+	wake_up_process(w->task);
+	free_pages_bulk(t->page, 2 * MAX_ORDER_NR_PAGES);
+	t->freed = true;
+	page_events_stop(w->ev);
+
+	/* Without a yield inside, the woken task gets the CPU here. */
+	while (!READ_ONCE(w->ran))
+		cond_resched();
+	KUNIT_ASSERT_EQ(test, w->ev->nr_frees, 2);
+	KUNIT_EXPECT_EQ_MSG(test, READ_ONCE(w->frees_seen), 1,
+			    "the woken task got the CPU after %u of 2 blocks were freed",
+			    READ_ONCE(w->frees_seen));
+}
+
 static int vmalloc_bulk_free_suite_init(struct kunit_suite *suite)
 {
 	return register_trace_console(probe_console, NULL);
@@ -537,6 +642,7 @@ static struct kunit_case vmalloc_bulk_free_cases[] = {
 	KUNIT_CASE_PARAM(free_pages_bulk_held_test, bulk_hold_gen_params),
 	KUNIT_CASE(free_pages_bulk_poisoned_test),
 	KUNIT_CASE(free_pages_bulk_prepared_once_test),
+	KUNIT_CASE(free_pages_bulk_yields_test),
 	{}
 };
 

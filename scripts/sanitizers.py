@@ -24,6 +24,9 @@ from trees import Tree
 
 LANE = 'sanitizers'
 CONFIGS = (project.KUNITCONFIG, project.KUNIT_DIR / 'sanitizers.kunitconfig')
+# page_owner is built in but off unless booted on; only the patched tree
+# runs here, whose page_ext walks cross memory sections correctly.
+KERNEL_ARGS = ('--kernel_args=page_owner=on',)
 DEVIATIONS = project.KUNIT_DIR / 'sanitizers-deviations.tsv'
 # KASAN, lockdep and DEBUG_PAGEALLOC make every boot many times slower.
 TIMEOUT_S = 3 * 3600
@@ -82,8 +85,9 @@ def run(tree: Tree, cache: Path) -> int:
     print(f'{tree.name} tree: building and running lane {LANE}', flush=True)
     final = kunit_run.execute(
         tree, f'lane {LANE}', f'{tree.name}-{LANE}',
-        kunit_run.tool_command('run', build_dir, CONFIGS,
-                               os.cpu_count() or 1, TIMEOUT_S),
+        [*kunit_run.tool_command('run', build_dir, CONFIGS,
+                                 os.cpu_count() or 1, TIMEOUT_S),
+         *KERNEL_ARGS],
         cache, build_dir)
     outcomes, notes = kunit_run.outcomes_of(final, tree.path, build_dir)
     log_path = final / 'test.log'

@@ -7,9 +7,7 @@ guest 8 GiB and 2 vCPUs (-cpu max: 52-bit VA with LPA2), and reserves the
 hugetlb pools the suites map, one per hugetlb size of the 4K granule
 (HUGETLB_POOLS): at least two pages of each, so that a case may start
 while the previous case's mm (and its pages) is still being torn down,
-and 2 GiB for the two 1G pages. page_owner=on switches page_owner on in
-the lanes that build it (the page_table_check and sanitizer lanes); the
-other kernels ignore it.
+and 2 GiB for the two 1G pages.
 """
 from ..qemu_config import QemuArchParams
 
@@ -24,8 +22,7 @@ CONFIG_SERIAL_AMBA_PL011=y
 CONFIG_SERIAL_AMBA_PL011_CONSOLE=y''',
                            qemu_arch='aarch64',
                            kernel_path='arch/arm64/boot/Image.gz',
-                           kernel_command_line=('console=ttyAMA0 page_owner=on '
-                                                    + HUGETLB_POOLS),
+                           kernel_command_line='console=ttyAMA0 ' + HUGETLB_POOLS,
                            extra_qemu_params=['-machine', 'virt',
                                               '-cpu', 'max,pauth-impdef=on',
                                               '-smp', '2', '-m', '8192'])
