@@ -331,10 +331,16 @@ static void file_enabled_concurrent_test(struct kunit *test)
 		{ mnt, ORDER_64K, never_exec_always },
 		{ mnt, ORDER_16K, exec_never },
 	};
-	struct page_cache_folio text[FOLIOS_MAX], data[FOLIOS_MAX];
+	/* Off the stack: two of them exceed a debug kernel's frame limit. */
+	struct page_cache_folio *text, *data;
 	struct task_struct *tasks[ARRAY_SIZE(writers)];
 	DECLARE_COMPLETION_ONSTACK(start);
 	unsigned int i, started, exec = 0, nr_exec, nr_text, nr_data;
+
+	text = kunit_kcalloc(test, FOLIOS_MAX, sizeof(*text), GFP_KERNEL);
+	data = kunit_kcalloc(test, FOLIOS_MAX, sizeof(*data), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	KUNIT_ASSERT_NOT_NULL(test, data);
 
 	for (i = 0; i < ARRAY_SIZE(writers); i++) {
 		writers[i].start = &start;

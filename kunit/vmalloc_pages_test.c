@@ -20,8 +20,8 @@
 #include <linux/mm.h>
 #include <linux/vmalloc.h>
 #include <asm/sections.h>
-#include <trace/events/printk.h>
 
+#include "console_watch.h"
 #include "page_events.h"
 #include "vm_area_fixture.h"
 
@@ -445,53 +445,6 @@ static void free_pages_bulk_poisoned_test(struct kunit *test)
 }
 
 /*
- * What the console says while a case's own task acts, seen through the
- * console tracepoint as mm/kfence/kfence_test.c sees its reports: the
- * probe is registered for the suite and keeps the first line of the
- * watching task that holds the text it looks for.
- */
-static struct {
-	spinlock_t lock;
-	struct task_struct *task;
-	const char *text;
-	char line[128];
-} console_watch = { .lock = __SPIN_LOCK_UNLOCKED(console_watch.lock) };
-
-static void probe_console(void *ignore, const char *buf, size_t len)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&console_watch.lock, flags);
-	if (console_watch.task == current && !console_watch.line[0] &&
-	    strnstr(buf, console_watch.text, len))
-		strscpy(console_watch.line, buf,
-			min(len + 1, sizeof(console_watch.line)));
-	spin_unlock_irqrestore(&console_watch.lock, flags);
-}
-
-static void console_watch_stop(void *unused)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&console_watch.lock, flags);
-	console_watch.task = NULL;
-	spin_unlock_irqrestore(&console_watch.lock, flags);
-}
-
-static void console_watch_start(struct kunit *test, const char *text)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&console_watch.lock, flags);
-	console_watch.text = text;
-	console_watch.line[0] = '\0';
-	console_watch.task = current;
-	spin_unlock_irqrestore(&console_watch.lock, flags);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-			console_watch_stop, NULL), 0);
-}
-
-/*
  * Every page is prepared for freeing once, as the order-0 page it was
  * tagged as. Preparing a block again subtracts its first page's allocation
  * tag a second time, which CONFIG_MEM_ALLOC_PROFILING_DEBUG reports with a
@@ -511,13 +464,13 @@ static void free_pages_bulk_prepared_once_test(struct kunit *test)
 
 	/* Rearm the WARN_ONCE as debugfs' clear_warn_once does. */
 	memset(__start_once, 0, __end_once - __start_once);
-	console_watch_start(test, "alloc_tag was not set");
+	console_watch_start(test, "alloc_tag was not set", NULL);
 	free_pages_bulk(pfn_to_page(b->pfn), BLOCK_PAGES);
-	console_watch_stop(NULL);
+	console_watch_stop();
 	for (i = 0; i < BLOCK_PAGES; i++)
 		b->freed[i] = true;
 
-	KUNIT_EXPECT_STREQ_MSG(test, console_watch.line, "",
+	KUNIT_EXPECT_STREQ_MSG(test, console_watch_line(), "",
 			       "freeing %u tagged pages warned", BLOCK_PAGES);
 }
 
@@ -574,6 +527,7 @@ static void two_blocks_free(void *data)
  */
 static void free_pages_bulk_yields_test(struct kunit *test)
 {
+	unsigned int frees_seen;
 	struct yield_watch *w;
 	struct two_blocks *t;
 
@@ -620,20 +574,20 @@ static void free_pages_bulk_yields_test(struct kunit *test)
 	while (!READ_ONCE(w->ran))
 		cond_resched();
 	KUNIT_ASSERT_EQ(test, w->ev->nr_frees, 2);
-	KUNIT_EXPECT_EQ_MSG(test, READ_ONCE(w->frees_seen), 1,
+	frees_seen = READ_ONCE(w->frees_seen);
+	KUNIT_EXPECT_EQ_MSG(test, frees_seen, 1,
 			    "the woken task got the CPU after %u of 2 blocks were freed",
-			    READ_ONCE(w->frees_seen));
+			    frees_seen);
 }
 
 static int vmalloc_bulk_free_suite_init(struct kunit_suite *suite)
 {
-	return register_trace_console(probe_console, NULL);
+	return console_watch_register();
 }
 
 static void vmalloc_bulk_free_suite_exit(struct kunit_suite *suite)
 {
-	unregister_trace_console(probe_console, NULL);
-	tracepoint_synchronize_unregister();
+	console_watch_unregister();
 }
 
 static struct kunit_case vmalloc_bulk_free_cases[] = {

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the console says while a case's own task acts, seen through the
+ * console tracepoint as mm/kfence/kfence_test.c sees its reports: a suite
+ * registers the probe once (suite_init/suite_exit); a case watches for a
+ * line of its own task that holds one or two texts, e.g. "WARNING: " and
+ * " at mm/vmalloc.c:" for a WARN of that file, and reads the first such
+ * line. Lines of other tasks and other cases are never kept.
+ */
+#ifndef _MM_SERIES_KUNIT_CONSOLE_WATCH_H
+#define _MM_SERIES_KUNIT_CONSOLE_WATCH_H
+
+#include <kunit/test.h>
+
+int console_watch_register(void);
+void console_watch_unregister(void);
+
+/* Watches until console_watch_stop() or the end of the case. */
+void console_watch_start(struct kunit *test, const char *text,
+			 const char *also);
+void console_watch_stop(void);
+/* The first line seen that holds the texts; "" if none. */
+const char *console_watch_line(void);
+
+/* A WARN of @file ("mm/vmalloc.c") by the case's task. */
+static inline void warn_watch_start(struct kunit *test, const char *file)
+{
+	console_watch_start(test, "WARNING: ", file);
+}
+
+#endif
