@@ -40,7 +40,7 @@ def prepare_trees() -> Dict[str, trees.Tree]:
 
 def column_name(tree: str, lane: str) -> str:
     """Matrix columns: "base", "patched", then "base+ptc" and so on."""
-    return tree if lane == 'main' else f'{tree}+{lane}'
+    return tree if lane == manifest.MAIN_LANE else f'{tree}+{lane}'
 
 
 def run_verify() -> Tuple[int, int]:

@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 import unittest
 
+import kunit_run
 import manifest
 import project
+import sanitizers
 from project import SeriesError
 
 
@@ -70,6 +72,14 @@ class ParseTest(unittest.TestCase):
 
     def test_the_projects_manifest_parses(self) -> None:
         self.assertTrue(manifest.load(project.MANIFEST))
+
+    def test_the_projects_manifest_names_only_known_lanes(self) -> None:
+        # A misspelt lane would silently leave the tree's outcome in force.
+        known = {*kunit_run.LANES, sanitizers.LANE}
+        self.assertIn(manifest.MAIN_LANE, kunit_run.LANES)
+        for case, e in manifest.load(project.MANIFEST).items():
+            for _, lane, _ in e.by_lane:
+                self.assertIn(lane, known, case)
 
 
 if __name__ == '__main__':
