@@ -6,8 +6,11 @@
 #                 a smoke run of every benchmark; ends "N passed, N failed"
 #   make bench    the A/B benchmark report alone
 #                 (both: PROFILE=smoke|quick|full, BOOTS=n, CLOCK=host|icount)
-#   make mutants  every mutant of kunit/mutants/ must be killed (MUTANT=names)
-#   make walk     the suites at every prefix of the series (BENCH=glob)
+#   make mutants  every mutant of kunit/mutants/ must be killed (MUTANT=names,
+#                 GRANULE=16k|64k|nothp moves the main lane's ones there)
+#   make walk     the suites at every prefix of the series (BENCH=glob,
+#                 GRANULE=main|16k|64k|nothp)
+#   make granules both trees on 4K, 16K, 64K pages and without THP
 #   make sanitize the patched tree under KASAN, lockdep, kmemleak & co.
 #   make cross    every prefix for x86_64 and riscv64; suites on x86_64
 PYTHON ?= python3
@@ -16,19 +19,21 @@ PROFILE ?= quick
 BOOTS ?= 4
 CLOCK ?= host
 
-.PHONY: report test verify unit trees deps bench mutants walk sanitize cross clean
+.PHONY: report test verify unit trees deps bench mutants walk sanitize cross \
+	granules clean
 
-test verify unit trees deps sanitize cross:
+test verify unit trees deps sanitize cross granules:
 	@$(TOOL) $@
 
 report bench:
 	@$(TOOL) $@ --profile=$(PROFILE) --boots=$(BOOTS) --clock=$(CLOCK)
 
 mutants:
-	@$(TOOL) mutants $(MUTANT)
+	@$(TOOL) mutants $(if $(GRANULE),--granule=$(GRANULE)) $(MUTANT)
 
 walk:
-	@$(TOOL) walk $(if $(BENCH),--bench=$(BENCH) --boots=$(BOOTS))
+	@$(TOOL) walk $(if $(GRANULE),--granule=$(GRANULE)) \
+		$(if $(BENCH),--bench=$(BENCH) --boots=$(BOOTS))
 
 # Results only; the kernel repo, worktrees and ccache stay in the cache.
 clean:

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for contiguous pte blocks in the vmalloc space on arm64
- * (4K pages): the three hooks that let vmalloc map a naturally aligned 64K
- * block with PTE_CONT, what vmalloc_huge(), vmalloc(), vmap() and
- * ioremap_page_range() leave in init_mm's page tables, how a block is torn
- * down, and how many TLB entries an area needs.
+ * KUnit tests for contiguous pte blocks in the vmalloc space on arm64: the
+ * three hooks that let vmalloc map a naturally aligned CONT_PTE_SIZE block
+ * (64K on 4K pages, 2M on 16K and 64K) with PTE_CONT, what vmalloc_huge(),
+ * vmalloc(), vmap() and ioremap_page_range() leave in init_mm's page tables, how a block is torn
+ * down, and how many TLB entries an area needs. Sizes are named by what
+ * they are in blocks and pages of the running granule.
  *
  * The page tables are read back with kernel_map.h, the way the MMU walks
  * them; TLB invalidations are observed through the ARM64_MM_KUNIT_HOOK
@@ -38,24 +39,31 @@ struct map_size_case {
 	unsigned long expected;
 };
 
+/* Sixteen blocks: long enough that only alignment decides. */
+#define SIXTEEN_BLOCKS	(16 * CONT_PTE_SIZE)
+
 static const struct map_size_case map_size_cases[] = {
-	{ "aligned_64K_contpte_shift", 0, SZ_64K, 0, CONT_PTE_SHIFT,
+	{ "aligned_block_contpte_shift", 0, CONT_PTE_SIZE, 0, CONT_PTE_SHIFT,
 	  CONT_PTE_SIZE },
-	{ "aligned_2M_pmd_shift", 0, SZ_2M, 0, PMD_SHIFT, CONT_PTE_SIZE },
-	{ "aligned_1M_ioremap_shift", 0, SZ_1M, 0, BITS_PER_LONG - 1,
-	  CONT_PTE_SIZE },
-	{ "aligned_shift_below_contpte", 0, SZ_64K, 0, CONT_PTE_SHIFT - 1,
+	{ "aligned_pmd_pmd_shift", 0, PMD_SIZE, 0, PMD_SHIFT, CONT_PTE_SIZE },
+	{ "aligned_16_blocks_ioremap_shift", 0, SIXTEEN_BLOCKS, 0,
+	  BITS_PER_LONG - 1, CONT_PTE_SIZE },
+	{ "aligned_shift_below_contpte", 0, CONT_PTE_SIZE, 0,
+	  CONT_PTE_SHIFT - 1, PAGE_SIZE },
+	{ "aligned_page_shift", 0, SIXTEEN_BLOCKS, 0, PAGE_SHIFT, PAGE_SIZE },
+	{ "range_block_minus_page", 0, CONT_PTE_SIZE - PAGE_SIZE, 0,
+	  CONT_PTE_SHIFT, PAGE_SIZE },
+	{ "range_block_plus_page", 0, CONT_PTE_SIZE + PAGE_SIZE, 0,
+	  CONT_PTE_SHIFT, CONT_PTE_SIZE },
+	{ "addr_off_page", PAGE_SIZE, SIXTEEN_BLOCKS, 0, CONT_PTE_SHIFT,
 	  PAGE_SIZE },
-	{ "aligned_page_shift", 0, SZ_1M, 0, PAGE_SHIFT, PAGE_SIZE },
-	{ "range_60K", 0, SZ_64K - PAGE_SIZE, 0, CONT_PTE_SHIFT, PAGE_SIZE },
-	{ "range_64K_plus_4K", 0, SZ_64K + PAGE_SIZE, 0, CONT_PTE_SHIFT,
-	  CONT_PTE_SIZE },
-	{ "addr_off_4K", PAGE_SIZE, SZ_1M, 0, CONT_PTE_SHIFT, PAGE_SIZE },
-	{ "addr_off_32K", SZ_32K, SZ_1M, 0, CONT_PTE_SHIFT, PAGE_SIZE },
-	{ "pfn_off_1", 0, SZ_1M, 1, CONT_PTE_SHIFT, PAGE_SIZE },
-	{ "pfn_off_8", 0, SZ_1M, 8, CONT_PTE_SHIFT, PAGE_SIZE },
-	{ "addr_and_pfn_off_4K", PAGE_SIZE, SZ_1M, 1, CONT_PTE_SHIFT,
-	  PAGE_SIZE },
+	{ "addr_off_half_block", CONT_PTE_SIZE / 2, SIXTEEN_BLOCKS, 0,
+	  CONT_PTE_SHIFT, PAGE_SIZE },
+	{ "pfn_off_1", 0, SIXTEEN_BLOCKS, 1, CONT_PTE_SHIFT, PAGE_SIZE },
+	{ "pfn_off_half_block", 0, SIXTEEN_BLOCKS, CONT_PTES / 2,
+	  CONT_PTE_SHIFT, PAGE_SIZE },
+	{ "addr_and_pfn_off_page", PAGE_SIZE, SIXTEEN_BLOCKS, 1,
+	  CONT_PTE_SHIFT, PAGE_SIZE },
 };
 
 KUNIT_ARRAY_PARAM_DESC(map_size, map_size_cases, desc);
@@ -78,13 +86,13 @@ struct supported_shift_case {
 };
 
 static const struct supported_shift_case supported_shift_cases[] = {
-	{ "4K", SZ_4K, PAGE_SHIFT },
-	{ "60K", SZ_64K - PAGE_SIZE, PAGE_SHIFT },
-	{ "64K", SZ_64K, CONT_PTE_SHIFT },
-	{ "68K", SZ_64K + PAGE_SIZE, CONT_PTE_SHIFT },
-	{ "1M", SZ_1M, CONT_PTE_SHIFT },
-	{ "2M", SZ_2M, CONT_PTE_SHIFT },
-	{ "1G", SZ_1G, CONT_PTE_SHIFT },
+	{ "page", PAGE_SIZE, PAGE_SHIFT },
+	{ "block_minus_page", CONT_PTE_SIZE - PAGE_SIZE, PAGE_SHIFT },
+	{ "block", CONT_PTE_SIZE, CONT_PTE_SHIFT },
+	{ "block_plus_page", CONT_PTE_SIZE + PAGE_SIZE, CONT_PTE_SHIFT },
+	{ "16_blocks", SIXTEEN_BLOCKS, CONT_PTE_SHIFT },
+	{ "pmd", PMD_SIZE, CONT_PTE_SHIFT },
+	{ "contpmd", CONT_PMD_SIZE, CONT_PTE_SHIFT },
 };
 
 KUNIT_ARRAY_PARAM_DESC(supported_shift, supported_shift_cases, desc);
@@ -159,13 +167,14 @@ struct huge_size {
 };
 
 static const struct huge_size huge_sizes[] = {
-	{ "64K", SZ_64K },
-	{ "128K", SZ_128K },
-	{ "1M", SZ_1M },
-	{ "2M_minus_64K", SZ_2M - SZ_64K },
-	{ "2M", SZ_2M },
-	{ "2M_plus_64K", SZ_2M + SZ_64K },
-	{ "17x64K_plus_4K", 17 * SZ_64K + SZ_4K },
+	{ "block", CONT_PTE_SIZE },
+	{ "2_blocks", 2 * CONT_PTE_SIZE },
+	/* Eight: below PMD_SIZE on every granule (16 are 16K's 32M). */
+	{ "8_blocks", 8 * CONT_PTE_SIZE },
+	{ "pmd_minus_block", PMD_SIZE - CONT_PTE_SIZE },
+	{ "pmd", PMD_SIZE },
+	{ "pmd_plus_block", PMD_SIZE + CONT_PTE_SIZE },
+	{ "9_blocks_plus_page", 9 * CONT_PTE_SIZE + PAGE_SIZE },
 };
 
 KUNIT_ARRAY_PARAM_DESC(huge_size, huge_sizes, desc);
@@ -192,9 +201,9 @@ static unsigned long area_end(const struct vm_struct *area)
 }
 
 /*
- * Every 64K-aligned block of [start, end) must be one contiguous block:
- * 16 valid pte entries with PTE_CONT, mapping 16 consecutive pfns from a
- * 64K-aligned one.
+ * Every CONT_PTE_SIZE-aligned block of [start, end) must be one contiguous
+ * block: CONT_PTES valid pte entries with PTE_CONT, mapping as many
+ * consecutive pfns from a block-aligned one.
  */
 static void expect_contpte_blocks(struct kunit *test, unsigned long start,
 				  unsigned long end, unsigned int nr_blocks)
@@ -212,7 +221,7 @@ static void expect_contpte_blocks(struct kunit *test, unsigned long start,
 				    "block %u not pte-mapped", n);
 		KUNIT_EXPECT_TRUE_MSG(test, IS_ALIGNED(kmap_pfn(&first),
 						       CONT_PTES),
-				      "block %u pfn %#lx not 64K-aligned", n,
+				      "block %u pfn %#lx not block-aligned", n,
 				      kmap_pfn(&first));
 		for (i = 0; i < CONT_PTES; i++) {
 			kmap_lookup(block + i * PAGE_SIZE, &e);
@@ -260,10 +269,10 @@ static void vmalloc_huge_layout_test(struct kunit *test)
 		return;
 	}
 
-	/* 2M and more: PMD leaves, as before, where the buddy had 2M. */
+	/* PMD_SIZE and more: PMD leaves, as before, where the buddy had them. */
 	if (area->page_order != PMD_SHIFT - PAGE_SHIFT)
-		kunit_skip(test, "no 2M pages free: page order %u",
-			   area->page_order);
+		kunit_skip(test, "needs a free block of PMD_SIZE (%luK): page order %u",
+			   PMD_SIZE >> 10, area->page_order);
 	for (addr = start; addr < end; addr += PMD_SIZE) {
 		kmap_lookup(addr, &e);
 		KUNIT_EXPECT_EQ(test, e.level, KMAP_PMD);
@@ -321,9 +330,10 @@ static void vmalloc_huge_vfree_test(struct kunit *test)
 /* vmalloc() without VM_ALLOW_HUGE_VMAP maps one page per entry. */
 static void vmalloc_no_cont_test(struct kunit *test)
 {
-	struct vm_struct *area = kunit_vm_area(test, vmalloc(SZ_1M));
+	struct vm_struct *area = kunit_vm_area(test, vmalloc(SIXTEEN_BLOCKS));
 
-	expect_no_cont(test, area_start(area), area_start(area) + SZ_1M);
+	expect_no_cont(test, area_start(area),
+		       area_start(area) + SIXTEEN_BLOCKS);
 }
 
 static void free_page_action(void *page)
@@ -337,7 +347,7 @@ static void vunmap_action(void *addr)
 }
 
 /*
- * vmap() of pages that are not physically contiguous: even 64K-aligned
+ * vmap() of pages that are not physically contiguous: even block-aligned
  * runs of them must not be mapped as a block.
  */
 static void vmap_scattered_no_cont_test(struct kunit *test)
@@ -382,10 +392,10 @@ struct ioremap_case {
 };
 
 static const struct ioremap_case ioremap_cases[] = {
-	{ "256K_aligned", SZ_256K, 0, 4 },
-	{ "17x64K_plus_4K_aligned", 17 * SZ_64K + SZ_4K, 0, 17 },
-	{ "256K_pa_off_4K", SZ_256K, SZ_4K, 0 },
-	{ "60K_aligned", SZ_64K - SZ_4K, 0, 0 },
+	{ "4_blocks_aligned", 4 * CONT_PTE_SIZE, 0, 4 },
+	{ "9_blocks_plus_page_aligned", 9 * CONT_PTE_SIZE + PAGE_SIZE, 0, 9 },
+	{ "4_blocks_pa_off_page", 4 * CONT_PTE_SIZE, PAGE_SIZE, 0 },
+	{ "block_minus_page_aligned", CONT_PTE_SIZE - PAGE_SIZE, 0, 0 },
 };
 
 KUNIT_ARRAY_PARAM_DESC(ioremap, ioremap_cases, desc);
@@ -459,34 +469,34 @@ static void ioremap_contpte_test(struct kunit *test)
  */
 static void vunmap_part_of_contpte_block_test(struct kunit *test)
 {
-	struct ioremap_fixture *f = ioremap_fixture(test, SZ_256K, 0);
+	struct ioremap_fixture *f = ioremap_fixture(test, 4 * CONT_PTE_SIZE, 0);
 	unsigned long victim = f->addr + CONT_PTE_SIZE;
 
-	expect_contpte_blocks(test, f->addr, f->addr + SZ_256K, 4);
+	expect_contpte_blocks(test, f->addr, f->addr + 4 * CONT_PTE_SIZE, 4);
 
 	vunmap_range(victim + PAGE_SIZE, victim + 2 * PAGE_SIZE);
 
 	KUNIT_EXPECT_TRUE(test, kmap_range_unmapped(victim,
 						    victim + CONT_PTE_SIZE));
 	expect_contpte_blocks(test, f->addr, victim, 1);
-	expect_contpte_blocks(test, victim + CONT_PTE_SIZE, f->addr + SZ_256K,
-			      2);
+	expect_contpte_blocks(test, victim + CONT_PTE_SIZE,
+			      f->addr + 4 * CONT_PTE_SIZE, 2);
 }
 
 /*
- * vunmap_range() of one page of a 2M PMD leaf: also a caller bug, which must
+ * vunmap_range() of one page of a PMD leaf: also a caller bug, which must
  * warn (a WARN of mm/vmalloc.c, seen by the case; kunit/warnings.tsv lets
  * the log scan accept it) and clears the whole leaf.
  */
 static void vunmap_part_of_pmd_leaf_test(struct kunit *test)
 {
-	struct vm_struct *area = vmalloc_huge_area(test, SZ_2M);
+	struct vm_struct *area = vmalloc_huge_area(test, PMD_SIZE);
 	unsigned long start = area_start(area);
 	struct kmap_entry e;
 
 	if (area->page_order != PMD_SHIFT - PAGE_SHIFT)
-		kunit_skip(test, "no 2M pages free: page order %u",
-			   area->page_order);
+		kunit_skip(test, "needs a free block of PMD_SIZE (%luK): page order %u",
+			   PMD_SIZE >> 10, area->page_order);
 	kmap_lookup(start, &e);
 	KUNIT_ASSERT_EQ(test, e.level, KMAP_PMD);
 
@@ -496,7 +506,7 @@ static void vunmap_part_of_pmd_leaf_test(struct kunit *test)
 
 	KUNIT_EXPECT_STRNEQ_MSG(test, console_watch_line(), "",
 				"vunmap_range() of one page of a PMD leaf did not warn");
-	KUNIT_EXPECT_TRUE(test, kmap_range_unmapped(start, start + SZ_2M));
+	KUNIT_EXPECT_TRUE(test, kmap_range_unmapped(start, start + PMD_SIZE));
 }
 
 /*
@@ -543,23 +553,29 @@ static void kernel_block_rewrite_flush_test(struct kunit *test)
 }
 
 /*
- * The structural gain: TLB entries a 1 MiB vmalloc_huge() area needs, 16
- * contiguous blocks instead of 256 pages. Printed for the report.
+ * The structural gain: the TLB entries an area of eight blocks needs from
+ * vmalloc_huge(), eight contiguous blocks, against 8 * CONT_PTES pages
+ * from vmalloc(). Eight blocks stay below PMD_SIZE on every granule (16
+ * would make a PMD leaf of the 16K granule's 32M). Printed for the report.
  */
-static void translation_entries_per_mib_test(struct kunit *test)
+#define TRANSLATION_AREA	(8 * CONT_PTE_SIZE)
+
+static void translation_entries_test(struct kunit *test)
 {
-	struct vm_struct *area = vmalloc_huge_area(test, SZ_1M);
-	struct vm_struct *small = kunit_vm_area(test, vmalloc(SZ_1M));
+	struct vm_struct *area = vmalloc_huge_area(test, TRANSLATION_AREA);
+	struct vm_struct *small = kunit_vm_area(test, vmalloc(TRANSLATION_AREA));
 	unsigned long huge_entries, small_entries;
 
 	huge_entries = kmap_translation_entries(area_start(area),
-						area_start(area) + SZ_1M);
+						area_start(area) +
+						TRANSLATION_AREA);
 	small_entries = kmap_translation_entries(area_start(small),
-						 area_start(small) + SZ_1M);
-	kunit_info(test, "translation entries per MiB: vmalloc_huge %lu, vmalloc %lu\n",
-		   huge_entries, small_entries);
-	KUNIT_EXPECT_EQ(test, small_entries, SZ_1M / PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, huge_entries, SZ_1M / CONT_PTE_SIZE);
+						 area_start(small) +
+						 TRANSLATION_AREA);
+	kunit_info(test, "translation entries for %luK: vmalloc_huge %lu, vmalloc %lu\n",
+		   TRANSLATION_AREA >> 10, huge_entries, small_entries);
+	KUNIT_EXPECT_EQ(test, small_entries, TRANSLATION_AREA / PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, huge_entries, TRANSLATION_AREA / CONT_PTE_SIZE);
 }
 
 /*
@@ -570,7 +586,7 @@ static void translation_entries_per_mib_test(struct kunit *test)
  */
 static void set_memory_refused_on_huge_test(struct kunit *test)
 {
-	struct vm_struct *area = vmalloc_huge_area(test, SZ_64K);
+	struct vm_struct *area = vmalloc_huge_area(test, CONT_PTE_SIZE);
 	struct kmap_entry before, after;
 	int ret;
 
@@ -587,7 +603,7 @@ static void set_memory_refused_on_huge_test(struct kunit *test)
 /* Areas of plain vmalloc() keep working with set_memory_*(). */
 static void set_memory_plain_vmalloc_test(struct kunit *test)
 {
-	struct vm_struct *area = kunit_vm_area(test, vmalloc(SZ_64K));
+	struct vm_struct *area = kunit_vm_area(test, vmalloc(CONT_PTE_SIZE));
 	struct kmap_entry e;
 
 	KUNIT_ASSERT_EQ(test, set_memory_ro(area_start(area), 1), 0);
@@ -611,7 +627,7 @@ static struct kunit_case arm64_contpte_vmap_cases[] = {
 	KUNIT_CASE(vunmap_part_of_contpte_block_test),
 	KUNIT_CASE(vunmap_part_of_pmd_leaf_test),
 	KUNIT_CASE(kernel_block_rewrite_flush_test),
-	KUNIT_CASE(translation_entries_per_mib_test),
+	KUNIT_CASE(translation_entries_test),
 	KUNIT_CASE(set_memory_refused_on_huge_test),
 	KUNIT_CASE(set_memory_plain_vmalloc_test),
 	{}

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for how arm64 writes, reads and clears hugetlb entries of
- * every size: 64K (CONT_PTES level-3 entries), 2M (one PMD block), 32M
- * (CONT_PMDS level-2 blocks) and 1G (one PUD block).
+ * every size the granule has, named by role: contpte (CONT_PTES level-3
+ * entries: 64K on 4K pages, 2M on 16K and 64K), pmd (one PMD block), contpmd
+ * (CONT_PMDS level-2 blocks) and pud (one PUD block, 4K pages only).
  *
  * Each case gets its own mm and page tables, built the way
  * mm/debug_vm_pgtable.c builds them, and memory of the huge page size
@@ -25,7 +26,7 @@
 /* Far from anything; aligned for every hugetlb size. */
 #define FIXTURE_ADDR	(8 * PUD_SIZE)
 
-/* A hugetlb size and what arm64 makes of it (4K pages). */
+/* A hugetlb size and what arm64 makes of it, from the granule's macros. */
 struct entry_size {
 	const char *desc;
 	unsigned long size;
@@ -37,11 +38,11 @@ struct entry_size {
 };
 
 static const struct entry_size entry_sizes[] = {
-	{ "64K_contpte", CONT_PTE_SIZE, PAGE_SIZE, CONT_PTES,
+	{ "contpte", CONT_PTE_SIZE, PAGE_SIZE, CONT_PTES,
 	  PAGE_SIZE, TLBI_TTL_UNKNOWN },
-	{ "2M_pmd", PMD_SIZE, PMD_SIZE, 1, PMD_SIZE, 2 },
-	{ "32M_contpmd", CONT_PMD_SIZE, PMD_SIZE, CONT_PMDS, PMD_SIZE, 2 },
-	{ "1G_pud", PUD_SIZE, PUD_SIZE, 1, PUD_SIZE, 1 },
+	{ "pmd", PMD_SIZE, PMD_SIZE, 1, PMD_SIZE, 2 },
+	{ "contpmd", CONT_PMD_SIZE, PMD_SIZE, CONT_PMDS, PMD_SIZE, 2 },
+	{ "pud", PUD_SIZE, PUD_SIZE, 1, PUD_SIZE, 1 },
 };
 
 KUNIT_ARRAY_PARAM_DESC(entry_size, entry_sizes, desc);
@@ -149,6 +150,7 @@ static struct entry_fixture *entry_fixture_create(struct kunit *test,
 	struct entry_fixture *f;
 	struct file *file;
 
+	hugetlb_test_need_size(test, s->desc, s->size);
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, f);
 	f->s = s;
@@ -551,9 +553,13 @@ static void set_huge_pte_at_kernel_barriers_test(struct kunit *test)
 
 static const unsigned int batch_sizes[] = { 1, 4, CONT_PTES };
 
+/* A whole contpte block (CONT_PTES: 16, 128 or 32) is named by role. */
 static void batch_size_desc(const unsigned int *nr, char *desc)
 {
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "nr_%u", *nr);
+	if (*nr == CONT_PTES)
+		strscpy(desc, "contpte_block", KUNIT_PARAM_DESC_SIZE);
+	else
+		snprintf(desc, KUNIT_PARAM_DESC_SIZE, "nr_%u", *nr);
 }
 
 KUNIT_ARRAY_PARAM(batch_size, batch_sizes, batch_size_desc);
@@ -590,14 +596,18 @@ static void set_ptes_user_no_barriers_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rec->nr_barriers, 0);
 }
 
-/* Only the sizes that span more than one memory section. */
-static const void *section_spanning_gen_params(const void *prev, char *desc)
+/*
+ * The sizes that span several memory sections on some granule: contpmd
+ * (1G on 16K pages, 16G on 64K) and pud (1G on 4K). The same names on
+ * every granule; a size that does not span a section here skips.
+ */
+static const void *section_size_gen_params(const void *prev, char *desc)
 {
 	const struct entry_size *prev_size = prev;
 	size_t i = prev_size ? prev_size - entry_sizes + 1 : 0;
 
 	for (; i < ARRAY_SIZE(entry_sizes); i++) {
-		if (entry_sizes[i].size >> PAGE_SHIFT > PAGES_PER_SECTION) {
+		if (entry_sizes[i].size >= CONT_PMD_SIZE) {
 			strscpy(desc, entry_sizes[i].desc,
 				KUNIT_PARAM_DESC_SIZE);
 			return &entry_sizes[i];
@@ -622,8 +632,9 @@ struct ptc_record {
 struct moved_sections {
 	unsigned long first_pfn;
 	unsigned int nr;
-	void *stored[PUD_SIZE / (PAGES_PER_SECTION << PAGE_SHIFT)];
-	void *copy[PUD_SIZE / (PAGES_PER_SECTION << PAGE_SHIFT)];
+	/* The largest hugetlb size of any granule is 16G (64K pages). */
+	void *stored[SZ_16G / (PAGES_PER_SECTION << PAGE_SHIFT)];
+	void *copy[SZ_16G / (PAGES_PER_SECTION << PAGE_SHIFT)];
 };
 
 static size_t section_records_size(void)
@@ -730,6 +741,11 @@ static void page_table_check_across_sections_test(struct kunit *test)
 	const struct entry_size *s = test->param_value;
 	struct entry_fixture *f;
 
+	hugetlb_test_need_size(test, s->desc, s->size);
+	if (s->size >> PAGE_SHIFT <= PAGES_PER_SECTION)
+		kunit_skip(test, "%s: needs a block larger than a memory section (%luM); this one is %luK",
+			   s->desc, (PAGES_PER_SECTION << PAGE_SHIFT) >> 20,
+			   s->size >> 10);
 	if (static_branch_likely(&page_table_check_disabled))
 		kunit_skip(test, "needs page_table_check on (page_table_check=on)");
 	f = entry_fixture_create(test, s, true);
@@ -770,7 +786,7 @@ static struct kunit_case arm64_hugetlb_entries_cases[] = {
 	KUNIT_CASE_PARAM(set_ptes_kernel_barriers_test, batch_size_gen_params),
 	KUNIT_CASE(set_ptes_user_no_barriers_test),
 	KUNIT_CASE_PARAM(page_table_check_across_sections_test,
-			 section_spanning_gen_params),
+			 section_size_gen_params),
 	{}
 };
 

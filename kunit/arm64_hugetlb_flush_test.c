@@ -19,7 +19,12 @@
 #include "hugetlb_fixture.h"
 #include "mm_recorder.h"
 
-/* What flush_hugetlb_tlb_range() must ask for, per hugetlb size (4K pages). */
+/*
+ * What flush_hugetlb_tlb_range() must ask for, per hugetlb size, named by
+ * role; the sizes come from the granule's macros and the level hints are
+ * the same on every granule (a PUD block is level 1, a PMD one level 2, a
+ * page level 3).
+ */
 struct hugetlb_flush_param {
 	const char *desc;
 	unsigned long size;
@@ -29,10 +34,10 @@ struct hugetlb_flush_param {
 };
 
 static const struct hugetlb_flush_param hugetlb_flush_params[] = {
-	{ "64K_contpte", CONT_PTE_SIZE, PAGE_SIZE, 3, 2 },
-	{ "2M_pmd", PMD_SIZE, PMD_SIZE, 2, 2 },
-	{ "32M_contpmd", CONT_PMD_SIZE, PMD_SIZE, 2, 2 },
-	{ "1G_pud", PUD_SIZE, PUD_SIZE, 1, 1 },
+	{ "contpte", CONT_PTE_SIZE, PAGE_SIZE, 3, 2 },
+	{ "pmd", PMD_SIZE, PMD_SIZE, 2, 2 },
+	{ "contpmd", CONT_PMD_SIZE, PMD_SIZE, 2, 2 },
+	{ "pud", PUD_SIZE, PUD_SIZE, 1, 1 },
 };
 
 KUNIT_ARRAY_PARAM_DESC(hugetlb_flush, hugetlb_flush_params, desc);
@@ -48,9 +53,12 @@ static void map_hugetlb(struct kunit *test, const struct hugetlb_flush_param *p,
 			unsigned long mmap_flags, struct hugetlb_mapping *map)
 {
 	unsigned long len = p->size * p->nr_blocks;
-	/* Reserve the pool pages now: a short pool fails at mmap time. */
-	struct file *file = hugetlb_test_file(test, p->size, len, 0);
+	struct file *file;
 	unsigned long addr;
+
+	hugetlb_test_need_size(test, p->desc, p->size);
+	/* Reserve the pool pages now: a short pool fails at mmap time. */
+	file = hugetlb_test_file(test, p->size, len, 0);
 
 	addr = kunit_vm_mmap(test, file, 0, len, PROT_READ | PROT_WRITE,
 			     MAP_SHARED | mmap_flags, 0);

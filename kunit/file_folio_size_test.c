@@ -53,9 +53,13 @@ static unsigned int order_kb(unsigned int order)
 	return (PAGE_SIZE << order) / SZ_1K;
 }
 
-/* 64K: the size arm64 maps with contiguous ptes (4K pages). */
-#define ORDER_64K	ilog2(SZ_64K / PAGE_SIZE)
-#define ORDER_16K	ilog2(SZ_16K / PAGE_SIZE)
+/*
+ * The sizes the cases use, in pages, so that they mean the same on every
+ * granule: 16 pages is 64K on 4K pages, the size arm64 maps with
+ * contiguous ptes there; on 16K and 64K pages it is 256K and 1M.
+ */
+#define ORDER_16_PAGES	4
+#define ORDER_4_PAGES	2
 
 static struct file *control_open(struct vfsmount *mnt, unsigned int order,
 				 int flags)
@@ -140,9 +144,11 @@ static struct vfsmount *file_enabled_begin(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, state);
 	state->mnt = kunit_kern_mount(test, "sysfs");
 
-	file = control_open(state->mnt, ORDER_64K, O_RDONLY);
+	file = control_open(state->mnt, ORDER_16_PAGES, O_RDONLY);
 	if (IS_ERR(file))
-		kunit_skip(test, "the tree has no file_enabled control");
+		kunit_skip(test, IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE) ?
+			   "the tree has no file_enabled control" :
+			   "needs CONFIG_TRANSPARENT_HUGEPAGE (the file_enabled controls are THP's)");
 	fput(file);
 
 	for (order = FILE_ORDER_MIN; order <= FILE_ORDER_MAX; order++) {
@@ -181,19 +187,19 @@ static void expect_show(struct kunit *test, struct vfsmount *mnt,
 }
 
 /*
- * One write to the 64K size from each state, with the 16K size holding
- * the exec mark first: what 64K and 16K show after it.
+ * One write to the 16-page size from each state, with the 4-page size
+ * holding the exec mark first: what both show after it.
  */
 struct file_enabled_transition {
 	const char *desc;
 	const char *from;
 	const char *write;
 	const char *shows;
-	const char *shows_16k;
+	const char *shows_4_pages;
 };
 
-#define NOT_MOVED	SHOW_EXEC	/* 16K keeps the exec mark */
-#define MOVED		SHOW_ALWAYS	/* always+exec on 64K took it */
+#define NOT_MOVED	SHOW_EXEC	/* 4 pages keep the exec mark */
+#define MOVED		SHOW_ALWAYS	/* always+exec on 16 pages took it */
 
 static const struct file_enabled_transition file_enabled_transitions[] = {
 	{ "always_to_always", "always", "always", SHOW_ALWAYS, NOT_MOVED },
@@ -216,17 +222,17 @@ static void file_enabled_transition_test(struct kunit *test)
 {
 	const struct file_enabled_transition *t = test->param_value;
 	struct vfsmount *mnt = file_enabled_begin(test);
-	unsigned int o64 = ORDER_64K, o16 = ORDER_16K, exec;
+	unsigned int o16 = ORDER_16_PAGES, o4 = ORDER_4_PAGES, exec;
 
-	KUNIT_ASSERT_EQ(test, control_write(mnt, o16, "always+exec"),
+	KUNIT_ASSERT_EQ(test, control_write(mnt, o4, "always+exec"),
 			(ssize_t)strlen("always+exec"));
-	KUNIT_ASSERT_EQ(test, control_write(mnt, o64, t->from),
+	KUNIT_ASSERT_EQ(test, control_write(mnt, o16, t->from),
 			(ssize_t)strlen(t->from));
 
-	KUNIT_EXPECT_EQ(test, control_write(mnt, o64, t->write),
+	KUNIT_EXPECT_EQ(test, control_write(mnt, o16, t->write),
 			(ssize_t)strlen(t->write));
-	expect_show(test, mnt, o64, t->shows);
-	expect_show(test, mnt, o16, t->shows_16k);
+	expect_show(test, mnt, o16, t->shows);
+	expect_show(test, mnt, o4, t->shows_4_pages);
 	KUNIT_EXPECT_LE(test, exec_sizes(mnt, &exec), 1);
 }
 
@@ -261,14 +267,14 @@ static void file_enabled_bad_input_test(struct kunit *test)
 	unsigned int order;
 
 	/* One size of each state, so that any change would show. */
-	KUNIT_ASSERT_GT(test, control_write(mnt, ORDER_16K, "never"), 0);
-	KUNIT_ASSERT_GT(test, control_write(mnt, ORDER_64K, "always+exec"), 0);
+	KUNIT_ASSERT_GT(test, control_write(mnt, ORDER_4_PAGES, "never"), 0);
+	KUNIT_ASSERT_GT(test, control_write(mnt, ORDER_16_PAGES, "always+exec"), 0);
 	for (order = FILE_ORDER_MIN; order <= FILE_ORDER_MAX; order++)
 		control_show(mnt, order, before[order]);
 
-	KUNIT_EXPECT_EQ(test, control_write(mnt, ORDER_64K, input),
+	KUNIT_EXPECT_EQ(test, control_write(mnt, ORDER_16_PAGES, input),
 			(ssize_t)-EINVAL);
-	KUNIT_EXPECT_EQ(test, control_write(mnt, ORDER_16K, input),
+	KUNIT_EXPECT_EQ(test, control_write(mnt, ORDER_4_PAGES, input),
 			(ssize_t)-EINVAL);
 	for (order = FILE_ORDER_MIN; order <= FILE_ORDER_MAX; order++) {
 		control_show(mnt, order, after);
@@ -327,9 +333,9 @@ static void file_enabled_concurrent_test(struct kunit *test)
 	struct vfsmount *mnt = file_enabled_begin(test);
 	struct vfsmount *ramfs = kunit_kern_mount(test, "ramfs");
 	struct file_enabled_writer writers[] = {
-		{ mnt, ORDER_64K, exec_never },
-		{ mnt, ORDER_64K, never_exec_always },
-		{ mnt, ORDER_16K, exec_never },
+		{ mnt, ORDER_16_PAGES, exec_never },
+		{ mnt, ORDER_16_PAGES, never_exec_always },
+		{ mnt, ORDER_4_PAGES, exec_never },
 	};
 	/* Off the stack: two of them exceed a debug kernel's frame limit. */
 	struct page_cache_folio *text, *data;
@@ -441,7 +447,7 @@ static unsigned int folios_after_fault(struct kunit *test,
  */
 struct exec_fault {
 	const char *desc;
-	unsigned int exec_kb;
+	unsigned int exec_order;
 	pgoff_t file_pages;
 	/* The mapping's folio orders; max 0: the page cache's maximum. */
 	unsigned int min_order, max_order;
@@ -450,20 +456,18 @@ struct exec_fault {
 };
 
 static const struct exec_fault exec_faults[] = {
-	{ "64K_at_0", 64, FILE_PAGES, 0, 0, 0, { 0, 4 } },
-	{ "64K_at_37", 64, FILE_PAGES, 0, 0, 37, { 32, 4 } },
-	{ "64K_at_47", 64, FILE_PAGES, 0, 0, 47, { 32, 4 } },
-	{ "64K_at_48", 64, FILE_PAGES, 0, 0, 48, { 48, 4 } },
-	{ "16K_at_37", 16, FILE_PAGES, 0, 0, 37, { 36, 2 } },
-	{ "2M_at_700", 2048, FILE_PAGES, 0, 0, 700,
-	  { 512, 9 } },
-	/* EOF at page 40: the 64K block at 32 is cut to 32K */
-	{ "64K_at_37_eof_40", 64, 40, 0, 0, 37, { 32, 3 } },
-	/* a mapping of 128K folios at least: the exec size grows to it */
-	{ "64K_at_37_min_128K", 64, FILE_PAGES, 5, 0, 37,
-	  { 32, 5 } },
-	/* a mapping of 32K folios at most: the exec size shrinks to it */
-	{ "64K_at_37_max_32K", 64, FILE_PAGES, 0, 3, 37, { 32, 3 } },
+	{ "16_pages_at_0", 4, FILE_PAGES, 0, 0, 0, { 0, 4 } },
+	{ "16_pages_at_37", 4, FILE_PAGES, 0, 0, 37, { 32, 4 } },
+	{ "16_pages_at_47", 4, FILE_PAGES, 0, 0, 47, { 32, 4 } },
+	{ "16_pages_at_48", 4, FILE_PAGES, 0, 0, 48, { 48, 4 } },
+	{ "4_pages_at_37", 2, FILE_PAGES, 0, 0, 37, { 36, 2 } },
+	{ "512_pages_at_700", 9, FILE_PAGES, 0, 0, 700, { 512, 9 } },
+	/* EOF at page 40: the 16-page block at 32 is cut to 8 pages */
+	{ "16_pages_at_37_eof_40", 4, 40, 0, 0, 37, { 32, 3 } },
+	/* a mapping of 32-page folios at least: the exec size grows to it */
+	{ "16_pages_at_37_min_32", 4, FILE_PAGES, 5, 0, 37, { 32, 5 } },
+	/* a mapping of 8-page folios at most: the exec size shrinks to it */
+	{ "16_pages_at_37_max_8", 4, FILE_PAGES, 0, 3, 37, { 32, 3 } },
 };
 
 KUNIT_ARRAY_PARAM_DESC(exec_fault, exec_faults, desc);
@@ -475,9 +479,8 @@ static void exec_fault_reads_one_folio_test(struct kunit *test)
 	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
 	struct page_cache_file *f;
 
-	KUNIT_ASSERT_GT(test, control_write(sys, ilog2(e->exec_kb * SZ_1K /
-						       PAGE_SIZE),
-					    "always+exec"), 0);
+	KUNIT_ASSERT_GT(test, control_write(sys, e->exec_order, "always+exec"),
+			0);
 	f = page_cache_file_create(test, mnt, e->file_pages, true,
 				   e->min_order, e->max_order, PAGE_SIZE);
 	page_cache_file_fault(test, f, e->fault);
@@ -513,7 +516,7 @@ static void exec_size_ignores_data_mappings_test(struct kunit *test)
 	unsigned int nr;
 
 	nr = folios_after_fault(test, mnt, false, 37, before);
-	KUNIT_ASSERT_GT(test, control_write(sys, ORDER_64K, "always+exec"), 0);
+	KUNIT_ASSERT_GT(test, control_write(sys, ORDER_16_PAGES, "always+exec"), 0);
 	f = page_cache_file_create(test, mnt, FILE_PAGES, false, 0,
 				   MAX_PAGECACHE_ORDER, PAGE_SIZE);
 	page_cache_file_fault(test, f, 37);
@@ -541,8 +544,8 @@ static void exec_mark_removed_test(struct kunit *test)
 	struct vfsmount *sys = file_enabled_begin(test);
 	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
 
-	KUNIT_ASSERT_GT(test, control_write(sys, ORDER_64K, "always+exec"), 0);
-	KUNIT_ASSERT_GT(test, control_write(sys, ORDER_64K, value), 0);
+	KUNIT_ASSERT_GT(test, control_write(sys, ORDER_16_PAGES, "always+exec"), 0);
+	KUNIT_ASSERT_GT(test, control_write(sys, ORDER_16_PAGES, value), 0);
 	expect_exec_reads_like_data(test, mnt);
 }
 
@@ -558,7 +561,7 @@ static void no_exec_size_unchanged_test(struct kunit *test)
 	unsigned int exec;
 	struct file *file;
 
-	file = control_open(sys, ORDER_64K, O_RDONLY);
+	file = control_open(sys, ORDER_16_PAGES, O_RDONLY);
 	if (!IS_ERR(file)) {
 		fput(file);
 		sys = file_enabled_begin(test);
@@ -583,9 +586,9 @@ struct allowed_sizes {
 
 static const struct allowed_sizes allowed_sizes_table[] = {
 	{ "none", 0, false },
-	{ "8K_only", BIT(1), true },
-	{ "16K_only", BIT(2), true },
-	{ "8K_and_16K", BIT(1) | BIT(2), true },
+	{ "2_pages_only", BIT(1), true },
+	{ "4_pages_only", BIT(2), true },
+	{ "2_and_4_pages", BIT(1) | BIT(2), true },
 };
 
 KUNIT_ARRAY_PARAM_DESC(allowed_sizes, allowed_sizes_table, desc);
@@ -619,8 +622,8 @@ static void read_around_keeps_to_allowed_sizes_test(struct kunit *test)
 /*
  * file_enabled also keeps to the allowed sizes the folios that
  * __filemap_get_folio() creates for a caller asking for a size, as
- * buffered writes of filesystems with large folios do: a 64K request
- * gets the largest allowed size up to 64K.
+ * buffered writes of filesystems with large folios do: a request for 16
+ * pages gets the largest allowed size up to 16 pages.
  */
 struct get_folio_case {
 	const char *desc;
@@ -629,10 +632,11 @@ struct get_folio_case {
 };
 
 static const struct get_folio_case get_folio_cases[] = {
-	{ "all_allowed", 0, ORDER_64K },
-	{ "64K_never", BIT(ORDER_64K), ORDER_64K - 1 },
-	{ "64K_32K_never", BIT(ORDER_64K) | BIT(ORDER_64K - 1), ORDER_16K },
-	{ "8K_to_64K_never", GENMASK(ORDER_64K, 1), 0 },
+	{ "all_allowed", 0, ORDER_16_PAGES },
+	{ "16_pages_never", BIT(ORDER_16_PAGES), ORDER_16_PAGES - 1 },
+	{ "16_and_8_pages_never",
+	  BIT(ORDER_16_PAGES) | BIT(ORDER_16_PAGES - 1), ORDER_4_PAGES },
+	{ "2_to_16_pages_never", GENMASK(ORDER_16_PAGES, 1), 0 },
 };
 
 KUNIT_ARRAY_PARAM_DESC(get_folio, get_folio_cases, desc);
@@ -646,14 +650,14 @@ static void get_folio_keeps_to_allowed_sizes_test(struct kunit *test)
 	struct folio *folio;
 	unsigned int order;
 
-	for (order = FILE_ORDER_MIN; order <= ORDER_64K; order++)
+	for (order = FILE_ORDER_MIN; order <= ORDER_16_PAGES; order++)
 		KUNIT_ASSERT_GT(test, control_write(sys, order,
 				c->never & BIT(order) ? "never" : "always"),
 				0);
 	f = page_cache_file_create(test, mnt, FILE_PAGES, false, 0,
 				   MAX_PAGECACHE_ORDER, PAGE_SIZE);
 	folio = __filemap_get_folio(f->mapping, 0,
-				    FGP_LOCK | FGP_CREAT | fgf_set_order(SZ_64K),
+				    FGP_LOCK | FGP_CREAT | fgf_set_order(PAGE_SIZE << ORDER_16_PAGES),
 				    mapping_gfp_mask(f->mapping));
 	KUNIT_ASSERT_FALSE(test, IS_ERR(folio));
 	order = folio_order(folio);

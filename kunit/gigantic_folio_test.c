@@ -2,9 +2,11 @@
 /*
  * KUnit tests for gigantic folios (orders above MAX_PAGE_ORDER), which
  * hugetlb takes from the contiguous allocator as compound __GFP_COMP
- * allocations: folio_alloc_gigantic() at the 32M and 1G orders, what it
- * refuses, how folio_put() returns them, and a grow and shrink of the 32M
- * hugetlb pool through its sysfs control.
+ * allocations: folio_alloc_gigantic() at the orders of the contiguous-PMD
+ * block (32M on 4K pages, 1G on 16K, 16G on 64K) and of the PUD block (1G,
+ * 4K pages only), what it refuses, how folio_put() returns them, and a
+ * grow and shrink of the contiguous-PMD hugetlb pool through its sysfs
+ * control.
  *
  * Pages returned to the buddy allocator are observed through the
  * mm_page_free tracepoint (page_events.h). Cases that WARN on purpose are
@@ -16,6 +18,7 @@
 #include <linux/hugetlb.h>
 #include <linux/mount.h>
 
+#include "hugetlb_fixture.h"
 #include "kern_mount_fixture.h"
 #include "page_events.h"
 
@@ -25,8 +28,8 @@ struct gigantic_order {
 };
 
 static const struct gigantic_order gigantic_orders[] = {
-	{ "32M", CONT_PMD_SHIFT - PAGE_SHIFT },
-	{ "1G", PUD_SHIFT - PAGE_SHIFT },
+	{ "contpmd", CONT_PMD_SHIFT - PAGE_SHIFT },
+	{ "pud", PUD_SHIFT - PAGE_SHIFT },
 };
 
 KUNIT_ARRAY_PARAM_DESC(gigantic_order, gigantic_orders, desc);
@@ -61,6 +64,7 @@ static void folio_alloc_gigantic_test(struct kunit *test)
 	struct page_events *ev;
 	struct folio *folio;
 
+	hugetlb_test_need_size(test, o->desc, PAGE_SIZE << o->order);
 	folio = folio_alloc_gigantic(o->order, GFP_KERNEL | __GFP_COMP |
 				     __GFP_NOWARN, numa_node_id(), NULL);
 	KUNIT_ASSERT_NOT_NULL_MSG(test, folio, "no free %s range", o->desc);
@@ -95,7 +99,7 @@ struct refused_case {
 
 static const struct refused_case refused_cases[] = {
 	{ "order_0", 0, GFP_KERNEL | __GFP_COMP },
-	{ "32M_without_GFP_COMP", CONT_PMD_SHIFT - PAGE_SHIFT, GFP_KERNEL },
+	{ "contpmd_without_GFP_COMP", CONT_PMD_SHIFT - PAGE_SHIFT, GFP_KERNEL },
 };
 
 KUNIT_ARRAY_PARAM_DESC(refused, refused_cases, desc);
@@ -112,20 +116,25 @@ static void folio_alloc_gigantic_refuses_test(struct kunit *test)
 }
 
 /*
- * The 32M pool grown by two folios and shrunk back through
- * /sys/kernel/mm/hugepages/hugepages-32768kB/nr_hugepages, the kernel's own
- * resize path: the shrink returns exactly two folios' worth of pages.
+ * The contiguous-PMD pool (gigantic on every granule) shrunk by two free
+ * folios and grown back through
+ * /sys/kernel/mm/hugepages/hugepages-<size>kB/nr_hugepages, the kernel's
+ * own resize path: the shrink returns exactly two folios' worth of pages.
+ * Shrinking first takes pages the boot reserved, so that the case does
+ * not depend on finding two free aligned ranges of 1G (16K pages) in a
+ * fragmented guest; the grow back takes the ranges the shrink freed.
  */
-#define POOL_CONTROL	"kernel/mm/hugepages/hugepages-32768kB/nr_hugepages"
-
 static int write_nr_hugepages(struct vfsmount *mnt, unsigned long nr)
 {
-	char buf[24];
+	char buf[24], control[64];
 	ssize_t ret;
 	int len;
 
+	snprintf(control, sizeof(control),
+		 "kernel/mm/hugepages/hugepages-%lukB/nr_hugepages",
+		 CONT_PMD_SIZE >> 10);
 	len = snprintf(buf, sizeof(buf), "%lu\n", nr);
-	ret = kern_mount_write(mnt, POOL_CONTROL, buf);
+	ret = kern_mount_write(mnt, control, buf);
 	if (ret < 0)
 		return ret;
 	return ret == len ? 0 : -EIO;
@@ -133,26 +142,30 @@ static int write_nr_hugepages(struct vfsmount *mnt, unsigned long nr)
 
 static void hugetlb_pool_resize_test(struct kunit *test)
 {
-	struct hstate *h = size_to_hstate(SZ_32M);
-	unsigned long before, nr = SZ_32M >> PAGE_SHIFT;
+	unsigned long before, nr = CONT_PMD_SIZE >> PAGE_SHIFT;
 	struct page_events *ev;
 	struct vfsmount *mnt;
+	struct hstate *h;
 	unsigned int i;
 
-	KUNIT_ASSERT_NOT_NULL_MSG(test, h, "no 32M hugetlb size");
+	hugetlb_test_need_size(test, "contpmd", CONT_PMD_SIZE);
+	h = size_to_hstate(CONT_PMD_SIZE);
+	if (h->free_huge_pages < 2)
+		kunit_skip(test, "needs two free pages in the %luK pool (boot with hugepages=2 or more of that size)",
+			   CONT_PMD_SIZE >> 10);
 	mnt = kunit_kern_mount(test, "sysfs");
 
 	before = h->nr_huge_pages;
-	KUNIT_ASSERT_EQ(test, write_nr_hugepages(mnt, before + 2), 0);
-	KUNIT_ASSERT_EQ_MSG(test, h->nr_huge_pages, before + 2,
-			    "the pool did not grow");
-
 	ev = page_events_start(test);
-	KUNIT_EXPECT_EQ(test, write_nr_hugepages(mnt, before), 0);
+	KUNIT_EXPECT_EQ(test, write_nr_hugepages(mnt, before - 2), 0);
 	page_events_stop(ev);
-	KUNIT_EXPECT_EQ(test, h->nr_huge_pages, before);
+	KUNIT_EXPECT_EQ(test, h->nr_huge_pages, before - 2);
 
-	/* Two 32M folios, returned whole, once each. */
+	KUNIT_EXPECT_EQ(test, write_nr_hugepages(mnt, before), 0);
+	KUNIT_EXPECT_EQ_MSG(test, h->nr_huge_pages, before,
+			    "the pool did not grow back into the ranges it freed");
+
+	/* Two folios, returned whole, once each. */
 	KUNIT_ASSERT_LE(test, ev->nr_frees, PAGE_EVENTS_MAX);
 	for (i = 0; i < ev->nr_frees; i++) {
 		if (ev->frees[i].order == huge_page_order(h))

@@ -15,4 +15,14 @@
 struct file *hugetlb_test_file(struct kunit *test, unsigned long size,
 			       unsigned long len, vm_flags_t acct);
 
+/*
+ * Skip a case whose hugetlb size this granule does not have (no hstate: a
+ * PUD block exists with 4K pages only) or this machine cannot host (more than a
+ * quarter of the guest's memory: the 64K granule's 16G contpmd block),
+ * saying what it needs; otherwise log the size the role has here. role
+ * names the size as the cases do (contpte, pmd, contpmd, pud).
+ */
+void hugetlb_test_need_size(struct kunit *test, const char *role,
+			    unsigned long size);
+
 #endif

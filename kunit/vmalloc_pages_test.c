@@ -610,7 +610,8 @@ static struct kunit_suite vmalloc_bulk_free_suite = {
 /*
  * vmalloc() of each size takes its pages in blocks of order
  * min(MAX_PAGE_ORDER, ilog2(remaining)), down to order 1, each split to
- * order 0: 40K is an order-3 and an order-1 block.
+ * order 0: 10 pages are an order-3 and an order-1 block. Sizes are in
+ * pages, so that they mean the same on every page size.
  */
 struct large_size {
 	const char *desc;
@@ -618,10 +619,10 @@ struct large_size {
 };
 
 static const struct large_size large_sizes[] = {
-	{ "40K", SZ_32K + SZ_8K },
-	{ "64K", SZ_64K },
-	{ "1M", SZ_1M },
-	{ "4M", SZ_4M },
+	{ "10_pages", 10 * PAGE_SIZE },
+	{ "16_pages", 16 * PAGE_SIZE },
+	{ "256_pages", 256 * PAGE_SIZE },
+	{ "1024_pages", 1024 * PAGE_SIZE },
 };
 
 KUNIT_ARRAY_PARAM_DESC(large_size, large_sizes, desc);
@@ -708,7 +709,7 @@ static void large_order_gfp_test(struct kunit *test)
 	struct page_events *ev = page_events_start(test);
 	unsigned int i, large = 0;
 
-	vmalloc_area(test, SZ_1M, GFP_KERNEL | __GFP_NOFAIL);
+	vmalloc_area(test, 256 * PAGE_SIZE, GFP_KERNEL | __GFP_NOFAIL);
 	page_events_stop(ev);
 	KUNIT_ASSERT_LE(test, ev->nr_allocs, PAGE_EVENTS_MAX);
 	for (i = 0; i < ev->nr_allocs; i++) {
@@ -729,20 +730,28 @@ static void large_order_gfp_test(struct kunit *test)
 /* __GFP_NOFAIL callers still get every page, order 0, refcount 1. */
 static void nofail_test(struct kunit *test)
 {
-	expect_order0_pages(test, vmalloc_area(test, SZ_1M,
+	expect_order0_pages(test, vmalloc_area(test, 256 * PAGE_SIZE,
 					       GFP_KERNEL | __GFP_NOFAIL));
 }
 
 /*
  * vmalloc_huge() areas that are mapped in blocks of a higher order (contpte
  * blocks, PMD leaves) take larger blocks first too, down to just above
- * their own order, as upstream's a06157804399 does: a 1M area of 64K
- * blocks is one order-8 block on 4K pages, a 4M area of 2M leaves one
- * order-10 block.
+ * their own order, as upstream's a06157804399 does: on 4K pages an area of
+ * 8 contpte blocks (512K) is one order-7 block, one of two PMD leaves (4M)
+ * one order-10 block. Eight blocks stay below PMD_SIZE on every granule.
+ * Where the area's order is already MAX_PAGE_ORDER (PMD leaves on 16K and
+ * 64K pages) there is no larger block to take.
  */
+#ifdef CONT_PTE_SIZE
+#define HUGE_CONTPTE_AREA	(8 * CONT_PTE_SIZE)
+#else
+#define HUGE_CONTPTE_AREA	(128 * PAGE_SIZE)
+#endif
+
 static const struct large_size huge_sizes[] = {
-	{ "1M_contpte", SZ_1M },
-	{ "4M_pmd", SZ_4M },
+	{ "8_contpte_blocks", HUGE_CONTPTE_AREA },
+	{ "2_pmds", 2 * PMD_SIZE },
 };
 
 KUNIT_ARRAY_PARAM_DESC(huge_size, huge_sizes, desc);
@@ -765,6 +774,9 @@ static void huge_area_blocks_test(struct kunit *test)
 	unsigned int area_order = area_page_order(area);
 
 	page_events_stop(ev);
+	if (area_order >= MAX_PAGE_ORDER)
+		kunit_skip(test, "needs an area order below MAX_PAGE_ORDER (%u), this area's is %u",
+			   MAX_PAGE_ORDER, area_order);
 	KUNIT_ASSERT_EQ(test, area->nr_pages, s->size >> PAGE_SHIFT);
 	expect_order0_pages(test, area);
 	KUNIT_EXPECT_GT_MSG(test, expect_large_blocks(test, ev, area,
@@ -785,10 +797,18 @@ static struct kunit_suite vmalloc_large_order_suite = {
 	.test_cases = vmalloc_large_order_cases,
 };
 
-/* A 4 MiB area: its 8K page array need not be a vmalloc area itself. */
+/*
+ * One entry more than a page holds: 6.12 takes a page array larger than a
+ * page from vmalloc() itself; it need not be a vmalloc area. On 4K pages
+ * that is an area of 513 pages, on 64K pages one of 8193.
+ */
+#define PAGE_ARRAY_PAGES	(PAGE_SIZE / sizeof(struct page *) + 1)
+
 static void page_array_not_vmalloc_test(struct kunit *test)
 {
-	struct vm_struct *area = vmalloc_area(test, SZ_4M, GFP_KERNEL);
+	struct vm_struct *area = vmalloc_area(test,
+					      PAGE_ARRAY_PAGES * PAGE_SIZE,
+					      GFP_KERNEL);
 
 	KUNIT_EXPECT_FALSE(test, is_vmalloc_addr(area->pages));
 }
@@ -796,10 +816,10 @@ static void page_array_not_vmalloc_test(struct kunit *test)
 /* Either way, exactly 1024 pages, each mapped where the array says. */
 static void page_array_maps_every_page_test(struct kunit *test)
 {
-	struct vm_struct *area = vmalloc_area(test, SZ_4M, GFP_KERNEL);
+	struct vm_struct *area = vmalloc_area(test, 1024 * PAGE_SIZE, GFP_KERNEL);
 	unsigned int i;
 
-	KUNIT_EXPECT_EQ(test, area->nr_pages, SZ_4M / PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, area->nr_pages, 1024);
 	for (i = 0; i < area->nr_pages; i++)
 		KUNIT_ASSERT_PTR_EQ_MSG(test,
 				vmalloc_to_page(area->addr + i * PAGE_SIZE),

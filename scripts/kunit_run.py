@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -21,12 +22,48 @@ from project import SeriesError
 from trees import Tree
 
 CROSS_COMPILE = 'aarch64-linux-gnu-'
-# Kernel config fragments per lane; each lane has its own build directory.
-LANES: Dict[str, Sequence[Path]] = {
-    'main': (project.KUNITCONFIG,),
-    'ptc': (project.KUNITCONFIG,
-            project.KUNIT_DIR / 'page_table_check.kunitconfig'),
+QEMU_CONFIGS = project.REPO / 'scripts' / 'qemu_configs'
+
+
+@dataclass(frozen=True)
+class Lane:
+    """A kernel configuration the suites run on: kunitconfig fragments
+    (merged in order, later ones win) and the QEMU config that boots it
+    with the hugetlb pools of its granule."""
+    configs: Sequence[Path]
+    qemu_config: Path = project.QEMU_CONFIG
+    what: str = ''
+
+
+# Each lane has its own build directory (build_dir_name()).
+LANES: Dict[str, Lane] = {
+    'main': Lane((project.KUNITCONFIG,),
+                 what='4K pages, 52-bit VA, THP on'),
+    'ptc': Lane((project.KUNITCONFIG,
+                 project.KUNIT_DIR / 'page_table_check.kunitconfig'),
+                what='main + page_table_check, allocation-tag debug, '
+                     'MEMORY_FAILURE, page_owner built'),
+    # The granule lanes carry the ptc lane's checks: page_table_check on
+    # 16K and 64K pages is a branch of the series of its own (the stride
+    # of a PMD block's accounting), and the 16K contpmd block is the one
+    # size besides the 4K pud that spans several memory sections.
+    '16k': Lane((project.KUNITCONFIG,
+                 project.KUNIT_DIR / 'page_table_check.kunitconfig',
+                 project.KUNIT_DIR / 'granule-16k.kunitconfig'),
+                QEMU_CONFIGS / 'arm64_mm_16k.py',
+                what='16K pages, 52-bit VA (LPA2), THP on, ptc checks'),
+    '64k': Lane((project.KUNITCONFIG,
+                 project.KUNIT_DIR / 'page_table_check.kunitconfig',
+                 project.KUNIT_DIR / 'granule-64k.kunitconfig'),
+                QEMU_CONFIGS / 'arm64_mm_64k.py',
+                what='64K pages, 52-bit VA (LVA), THP on, ptc checks'),
+    'nothp': Lane((project.KUNITCONFIG,
+                   project.KUNIT_DIR / 'no-thp.kunitconfig'),
+                  what='4K pages, TRANSPARENT_HUGEPAGE=n (no ARM64_CONTPTE)'),
 }
+# What make test and make report run; make granules runs GRANULE_LANES.
+CI_LANES = ('main', 'ptc')
+GRANULE_LANES = ('main', '16k', '64k', 'nothp')
 # kunit.py's --timeout covers the boot and the suites, not the build.
 RUN_TIMEOUT_S = 900
 
@@ -39,13 +76,14 @@ def build_dir_name(lane: str) -> str:
 
 
 def tool_command(action: str, build_dir: str, configs: Sequence[Path],
-                 jobs: int, timeout: int = RUN_TIMEOUT_S) -> List[str]:
+                 jobs: int, timeout: int = RUN_TIMEOUT_S,
+                 qemu_config: Path = project.QEMU_CONFIG) -> List[str]:
     """The tree's kunit.py for arm64 QEMU; "run" builds first (with the
     config fragments, through ccache), "exec" only boots what is built."""
     cmd = [sys.executable, 'tools/testing/kunit/kunit.py', action,
            '--arch=arm64', f'--cross_compile={CROSS_COMPILE}',
            f'--build_dir={build_dir}',
-           f'--qemu_config={project.QEMU_CONFIG}',
+           f'--qemu_config={qemu_config}',
            f'--timeout={timeout}']
     if action == 'run':
         cmd += [*[f'--kunitconfig={k}' for k in configs],
@@ -74,7 +112,8 @@ def matching(outcomes: Dict[str, str], patterns: Sequence[str]
 
 
 def kunit_command(lane: str, jobs: int) -> List[str]:
-    return tool_command('run', build_dir_name(lane), LANES[lane], jobs)
+    return tool_command('run', build_dir_name(lane), LANES[lane].configs,
+                        jobs, qemu_config=LANES[lane].qemu_config)
 
 
 def build_env(cache: Path) -> Dict[str, str]:
@@ -206,7 +245,8 @@ def isolate(tree: Tree, lane: str, cache: Path, outcomes: Dict[str, str],
             continue
         tried.add(glob)
         print(f'{tree.name} tree, lane {lane}: isolating {glob}', flush=True)
-        cmd = [*tool_command('exec', build_dir, LANES[lane], 1), glob]
+        cmd = [*tool_command('exec', build_dir, LANES[lane].configs, 1,
+                             qemu_config=LANES[lane].qemu_config), glob]
         name = f'{tree.name}-{lane}-isolated-{glob}'
         try:
             final = execute(tree, f'lane {lane} ({glob})', name, cmd, cache,

@@ -9,7 +9,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Callable, Dict, List, Tuple
+from typing import Callable, Dict, List, Sequence, Tuple
 
 import base_source
 import bench
@@ -43,13 +43,15 @@ def column_name(tree: str, lane: str) -> str:
     return tree if lane == manifest.MAIN_LANE else f'{tree}+{lane}'
 
 
-def run_verify() -> Tuple[int, int]:
-    """Build and run both trees; print the matrix; return its counts."""
+def run_verify(lanes: Sequence[str] = kunit_run.CI_LANES,
+               matrix_name: str = 'matrix.txt') -> Tuple[int, int]:
+    """Build and run both trees on each lane; print the matrix; return its
+    counts."""
     expected = manifest.load(project.MANIFEST)
     actual: Dict[str, Dict[str, str]] = {}
     with project.build_lock(project.CACHE):
         the_trees = prepare_trees()
-        for lane in kunit_run.LANES:
+        for lane in lanes:
             for name, tree in the_trees.items():
                 actual[column_name(name, lane)] = kunit_run.run(
                     tree, lane, project.CACHE, expected=list(expected))
@@ -57,9 +59,12 @@ def run_verify() -> Tuple[int, int]:
     rows = verify.compare(expected, actual, columns)
     text = verify.render(rows, columns)
     project.RESULTS.mkdir(exist_ok=True)
-    (project.RESULTS / 'matrix.txt').write_text(text + '\n')
-    print('\nVerification matrix (expected/actual; base = pristine 6.12.117 '
-          '+ test seams + suites, +ptc = page_table_check lane)')
+    (project.RESULTS / matrix_name).write_text(text + '\n')
+    extra = ''.join(f', +{lane} = {kunit_run.LANES[lane].what}'
+                    for lane in lanes if lane != manifest.MAIN_LANE)
+    print(f'\nVerification matrix (expected/actual; base = pristine 6.12.117 '
+          f'+ test seams + suites; lane main = '
+          f'{kunit_run.LANES[manifest.MAIN_LANE].what}{extra})')
     print(text)
     return verify.counts(rows)
 
@@ -147,10 +152,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 def cmd_mutants(args: argparse.Namespace) -> int:
     # Refuse an unknown name before waiting for the build lock.
-    mutants.select(mutants.load(), args.names)
+    chosen = mutants.select(mutants.load(), args.names)
+    if args.granule:
+        mutants.on_granule(chosen, args.granule)
     with project.build_lock(project.CACHE):
         prepare_trees()
-        survived = mutants.run(project.CACHE, args.names)
+        survived = mutants.run(project.CACHE, args.names, args.granule)
     return 1 if survived else 0
 
 
@@ -163,7 +170,8 @@ def cmd_walk(args: argparse.Namespace) -> int:
                           f'{", ".join(bench_run.suite_names())})')
     with project.build_lock(project.CACHE):
         prepare_trees()
-        broken = walk.run(project.CACHE, args.bench, args.boots)
+        broken = walk.run(project.CACHE, args.bench, args.boots,
+                          args.granule)
     return 1 if broken else 0
 
 
@@ -200,6 +208,11 @@ def cmd_trees(_: argparse.Namespace) -> int:
 
 def cmd_verify(_: argparse.Namespace) -> int:
     _, bad = run_verify()
+    return 1 if bad else 0
+
+
+def cmd_granules(_: argparse.Namespace) -> int:
+    _, bad = run_verify(kunit_run.GRANULE_LANES, 'granules-matrix.txt')
     return 1 if bad else 0
 
 
@@ -242,6 +255,8 @@ COMMANDS: Dict[str, Tuple[Callable[[argparse.Namespace], int], str]] = {
     'trees': (cmd_trees, 'make the base and patched worktrees'),
     'verify': (cmd_verify, 'build both trees, run the suites, print the '
                            'matrix'),
+    'granules': (cmd_granules, 'both trees on the 4K, 16K and 64K '
+                               'granules and without THP; the matrix'),
     'report': (cmd_report, 'the main job: versions, the matrix, '
                            'checkpatch, the A/B benchmark report'),
     'unit': (cmd_unit, "the host scripts' own tests (no kernel needed)"),
@@ -288,6 +303,12 @@ def make_parser() -> argparse.ArgumentParser:
     sub['mutants'].add_argument('names', nargs='*',
                                 help='mutants of kunit/mutants/ (default: '
                                      'all)')
+    for name in ('mutants', 'walk'):
+        sub[name].add_argument('--granule', default=None if name == 'mutants'
+                               else 'main',
+                               choices=kunit_run.GRANULE_LANES,
+                               help='the lane to run on: main (4K), 16k, '
+                                    '64k or nothp')
     sub['walk'].add_argument('--bench', default=None,
                              help='kunit.py filter of benchmark suites, '
                                   'e.g. mm_bench_vmalloc')

@@ -12,9 +12,9 @@ must not). Every mutant must be killed.
 """
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import kunit_run
 import project
@@ -109,7 +109,9 @@ def run_one(tree: Tree, mutant: Mutant, cache: Path) -> Dict[str, str]:
         print(f'mutant {mutant.name}: building and running lane '
               f'{mutant.lane}', flush=True)
         final = kunit_run.execute(
-            tree, f'mutant {mutant.name}', f'mutant-{mutant.name}',
+            tree, f'mutant {mutant.name}',
+            f'mutant-{mutant.name}' + ('' if mutant.lane in ('main', 'ptc')
+                                       else f'-{mutant.lane}'),
             command(mutant, os.cpu_count() or 1), cache,
             kunit_run.build_dir_name(mutant.lane))
     finally:
@@ -158,9 +160,24 @@ def render(verdicts: Sequence[Verdict]) -> str:
     return '\n'.join(lines)
 
 
-def run(cache: Path, names: Sequence[str] = ()) -> int:
-    """Every (or each named) mutant; returns how many were not killed."""
+def on_granule(mutants: Sequence[Mutant], lane: str) -> List[Mutant]:
+    """The mutants judged on a granule's lane instead of main: those of
+    the main lane move to it, those of that lane stay; the others (the
+    ptc lane is a 4K one) are not for it."""
+    if lane not in kunit_run.GRANULE_LANES:
+        raise SeriesError(f'unknown granule lane {lane!r} (one of '
+                          f'{", ".join(kunit_run.GRANULE_LANES)})')
+    return [replace(m, lane=lane) if m.lane == 'main' else m
+            for m in mutants if m.lane in ('main', lane)]
+
+
+def run(cache: Path, names: Sequence[str] = (),
+        lane: Optional[str] = None) -> int:
+    """Every (or each named) mutant, on its own lane or moved to a
+    granule's (on_granule()); returns how many were not killed."""
     chosen = select(load(), names)
+    if lane:
+        chosen = on_granule(chosen, lane)
     tree = worktree(cache)
     verdicts = []
     for mutant in chosen:
@@ -171,7 +188,7 @@ def run(cache: Path, names: Sequence[str] = ()) -> int:
                  f'not judged: {v.error}' if v.error else 'SURVIVED'),
               flush=True)
     table = render(verdicts)
-    out = project.RESULTS / 'mutants'
+    out = project.RESULTS / ('mutants' if not lane else f'mutants-{lane}')
     out.mkdir(parents=True, exist_ok=True)
     (out / 'kill-table.md').write_text(table + '\n')
     print(table)

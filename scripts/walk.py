@@ -90,22 +90,24 @@ def render(steps: Sequence[Step]) -> str:
 
 
 def run_step(tree: Tree, commit: str, subject: str, cache: Path,
-             bench_filter: Optional[str], boots: int) -> Step:
+             bench_filter: Optional[str], boots: int,
+             lane: str = 'main') -> Step:
     trees.git(tree.path, 'checkout', '-q', '--detach', commit)
     step = Step(commit, subject)
     short = commit[:12]
     print(f'walk: {short} {subject}', flush=True)
     jobs = os.cpu_count() or 1
     try:
-        final = kunit_run.execute(tree, f'prefix {short}', f'walk-{short}',
-                                  kunit_run.kunit_command('main', jobs),
-                                  cache, kunit_run.build_dir_name('main'))
+        final = kunit_run.execute(tree, f'prefix {short}, lane {lane}',
+                                  f'walk-{lane}-{short}',
+                                  kunit_run.kunit_command(lane, jobs),
+                                  cache, kunit_run.build_dir_name(lane))
     except SeriesError as e:
         # kunit_run's message ends "(exit N, see DIR): <first error>".
         step.error = str(e).split('): ', 1)[-1]
         return step
     step.outcomes, _ = kunit_run.outcomes_of(
-        final, tree.path, kunit_run.build_dir_name('main'))
+        final, tree.path, kunit_run.build_dir_name(lane))
     for number in range(boots if bench_filter else 0):
         cmd = bench_run.command('run' if number == 0 else 'exec', 'quick',
                                 'host', jobs)
@@ -119,13 +121,15 @@ def run_step(tree: Tree, commit: str, subject: str, cache: Path,
 
 
 def run(cache: Path, bench_filter: Optional[str] = None,
-        boots: int = 3) -> int:
-    """Walk the series; returns the number of prefixes that do not build."""
+        boots: int = 3, lane: str = 'main') -> int:
+    """Walk the series on one lane (a granule's: main, 16k, 64k, nothp);
+    returns the number of prefixes that do not build."""
     tree = trees.scratch_worktree(cache, TREE_NAME, 'base')
-    steps = [run_step(tree, commit, subject, cache, bench_filter, boots)
+    steps = [run_step(tree, commit, subject, cache, bench_filter, boots,
+                      lane)
              for commit, subject in prefixes(cache / 'linux.git')]
     table = render(steps)
-    out = project.RESULTS / 'walk'
+    out = project.RESULTS / ('walk' if lane == 'main' else f'walk-{lane}')
     out.mkdir(parents=True, exist_ok=True)
     (out / 'walk.md').write_text(table + '\n')
     details = []

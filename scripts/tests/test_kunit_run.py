@@ -26,6 +26,25 @@ class CommandTest(unittest.TestCase):
         self.assertTrue(configs[1].endswith('page_table_check.kunitconfig'))
         self.assertIn('--build_dir=.kunit-ptc', cmd)
 
+    def test_granule_lanes_boot_their_own_qemu_config(self) -> None:
+        for lane, fragment, qemu in (
+                ('16k', 'granule-16k.kunitconfig', 'arm64_mm_16k.py'),
+                ('64k', 'granule-64k.kunitconfig', 'arm64_mm_64k.py'),
+                ('nothp', 'no-thp.kunitconfig', 'arm64_mm.py')):
+            cmd = kunit_run.kunit_command(lane, 2)
+            configs = [a for a in cmd if a.startswith('--kunitconfig=')]
+            self.assertEqual(configs[0],
+                             f'--kunitconfig={project.KUNITCONFIG}')
+            self.assertTrue(configs[-1].endswith('/' + fragment), lane)
+            self.assertTrue(kunit_run.LANES[lane].qemu_config.is_file())
+            self.assertIn(f'--qemu_config={kunit_run.QEMU_CONFIGS / qemu}',
+                          cmd)
+            self.assertIn(f'--build_dir=.kunit-{lane}', cmd)
+        for lane in (*kunit_run.CI_LANES, *kunit_run.GRANULE_LANES):
+            self.assertIn(lane, kunit_run.LANES)
+            for config in kunit_run.LANES[lane].configs:
+                self.assertTrue(config.is_file(), config)
+
     def test_build_dir_is_a_direct_child_of_the_tree(self) -> None:
         # Kbuild then uses srctree "..", which is what lets ccache share
         # objects between the base and patched worktrees.
@@ -51,11 +70,15 @@ class FirstErrorTest(unittest.TestCase):
 
 class QemuConfigTest(unittest.TestCase):
     def test_hugetlb_pools_memory_and_cpus(self) -> None:
-        text = project.QEMU_CONFIG.read_text()
-        for size in ('64K', '2M', '32M', '1G'):
-            self.assertIn(f'hugepagesz={size} hugepages=', text)
-        self.assertIn("'-cpu', 'max,pauth-impdef=on'", text)
-        self.assertIn("'-smp', '2', '-m', '8192'", text)
+        # Each granule's hugetlb sizes that the guest can host.
+        for name, sizes in (('arm64_mm.py', ('64K', '2M', '32M', '1G')),
+                            ('arm64_mm_16k.py', ('2M', '32M', '1G')),
+                            ('arm64_mm_64k.py', ('2M', '512M'))):
+            text = (kunit_run.QEMU_CONFIGS / name).read_text()
+            for size in sizes:
+                self.assertIn(f'hugepagesz={size} hugepages=', text)
+            self.assertIn("'-cpu', 'max,pauth-impdef=on'", text)
+            self.assertIn("'-smp', '2', '-m', ", text)
 
 
 

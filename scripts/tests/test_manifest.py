@@ -29,11 +29,18 @@ class ParseTest(unittest.TestCase):
         self.assertEqual(m['s.a'].on('patched+ptc'), 'pass')
         self.assertEqual(m['s.a'].on('patched+sanitizers'), 'pass')
 
-    def test_a_lane_of_patched_may_only_skip(self) -> None:
-        with self.assertRaisesRegex(SeriesError, 'may only skip on a lane '
-                                    'of patched, the manifest says '
+    def test_patched_may_only_pass_or_skip(self) -> None:
+        with self.assertRaisesRegex(SeriesError, 'may only pass or skip on '
+                                    'patched, the manifest says '
                                     'ptc=fail'):
             manifest.parse('s.a\tfail\tpass ptc=fail\tF3\n')
+
+    def test_a_case_of_one_lane(self) -> None:
+        m = manifest.parse('s.a\tskip 16k=fail\tskip 16k=pass\tF6\n')
+        self.assertEqual(m['s.a'].on('base'), 'skip')
+        self.assertEqual(m['s.a'].on('base+16k'), 'fail')
+        self.assertEqual(m['s.a'].on('patched+16k'), 'pass')
+        self.assertEqual(m['s.a'].on('patched+64k'), 'skip')
 
     def test_lane_words_are_checked(self) -> None:
         with self.assertRaisesRegex(SeriesError, "'main' is not "
@@ -44,9 +51,12 @@ class ParseTest(unittest.TestCase):
         with self.assertRaisesRegex(SeriesError, 'lane main given twice'):
             manifest.parse('s.a\tfail main=skip main=pass\tpass\tF3\n')
 
-    def test_patched_must_pass(self) -> None:
-        with self.assertRaisesRegex(SeriesError, 'must pass on patched'):
+    def test_patched_must_pass_somewhere(self) -> None:
+        with self.assertRaisesRegex(SeriesError, 'may only pass or skip'):
             manifest.parse('s.a\tpass\tfail\tF3\n')
+        with self.assertRaisesRegex(SeriesError, 'must pass on patched on '
+                                    'one lane at least'):
+            manifest.parse('s.a\tskip\tskip main=skip\tF3\n')
 
     def test_unknown_outcome(self) -> None:
         with self.assertRaisesRegex(SeriesError, "unknown outcome 'crash'"):

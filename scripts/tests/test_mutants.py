@@ -66,6 +66,16 @@ class SelectAndJudgeTest(unittest.TestCase):
         self.assertEqual(mutants.killed_by(self.M, {'s.t.64K_a': 'pass',
                                                     's.t.2M': 'fail'}), [])
 
+    def test_on_granule_moves_the_main_lanes_mutants(self) -> None:
+        ptc = mutants.Mutant('p', 'ptc', ('s.u',))
+        g16 = mutants.Mutant('g', '16k', ('s.v',))
+        g64 = mutants.Mutant('h', '64k', ('s.w',))
+        got = mutants.on_granule([self.M, ptc, g16, g64], '16k')
+        self.assertEqual([(m.name, m.lane) for m in got],
+                         [('m', '16k'), ('g', '16k')])
+        with self.assertRaisesRegex(SeriesError, "unknown granule lane 'ptc'"):
+            mutants.on_granule([self.M], 'ptc')
+
     def test_render(self) -> None:
         with mock.patch.object(mutants.Mutant, 'what',
                                return_value='undoes X'):
