@@ -116,13 +116,17 @@ static void folio_alloc_gigantic_refuses_test(struct kunit *test)
 }
 
 /*
- * The contiguous-PMD pool (gigantic on every granule) shrunk by two free
- * folios and grown back through
+ * The contiguous-PMD pool (gigantic on every granule) grown by up to two
+ * folios and shrunk back through
  * /sys/kernel/mm/hugepages/hugepages-<size>kB/nr_hugepages, the kernel's
- * own resize path: the shrink returns exactly two folios' worth of pages.
- * Shrinking first takes pages the boot reserved, so that the case does
- * not depend on finding two free aligned ranges of 1G (16K pages) in a
- * fragmented guest; the grow back takes the ranges the shrink freed.
+ * own resize path: the shrink returns exactly the folios it grew by, each
+ * whole. Growing needs free aligned ranges of the size (1G on 16K pages)
+ * that the contiguous allocator can empty; a 12G guest of 16K pages has
+ * one such range after the other suites, so the case takes what it gets
+ * and skips only if memory gives none. (Shrinking the pages
+ * the boot reserved instead is no way round it: memblock pages carry no
+ * allocation tag, and freeing them warns under
+ * CONFIG_MEM_ALLOC_PROFILING_DEBUG.)
  */
 static int write_nr_hugepages(struct vfsmount *mnt, unsigned long nr)
 {
@@ -142,7 +146,7 @@ static int write_nr_hugepages(struct vfsmount *mnt, unsigned long nr)
 
 static void hugetlb_pool_resize_test(struct kunit *test)
 {
-	unsigned long before, nr = CONT_PMD_SIZE >> PAGE_SHIFT;
+	unsigned long before, grown, nr = CONT_PMD_SIZE >> PAGE_SHIFT;
 	struct page_events *ev;
 	struct vfsmount *mnt;
 	struct hstate *h;
@@ -150,28 +154,29 @@ static void hugetlb_pool_resize_test(struct kunit *test)
 
 	hugetlb_test_need_size(test, "contpmd", CONT_PMD_SIZE);
 	h = size_to_hstate(CONT_PMD_SIZE);
-	if (h->free_huge_pages < 2)
-		kunit_skip(test, "needs two free pages in the %luK pool (boot with hugepages=2 or more of that size)",
-			   CONT_PMD_SIZE >> 10);
 	mnt = kunit_kern_mount(test, "sysfs");
 
 	before = h->nr_huge_pages;
+	/* A pool that cannot grow as far as asked stops short, no error. */
+	KUNIT_ASSERT_EQ(test, write_nr_hugepages(mnt, before + 2), 0);
+	grown = h->nr_huge_pages - before;
+	KUNIT_ASSERT_LE(test, grown, 2);
+	if (!grown)
+		kunit_skip(test, "needs a free aligned %luK range to grow the pool into; memory has none",
+			   CONT_PMD_SIZE >> 10);
+
 	ev = page_events_start(test);
-	KUNIT_EXPECT_EQ(test, write_nr_hugepages(mnt, before - 2), 0);
-	page_events_stop(ev);
-	KUNIT_EXPECT_EQ(test, h->nr_huge_pages, before - 2);
-
 	KUNIT_EXPECT_EQ(test, write_nr_hugepages(mnt, before), 0);
-	KUNIT_EXPECT_EQ_MSG(test, h->nr_huge_pages, before,
-			    "the pool did not grow back into the ranges it freed");
+	page_events_stop(ev);
+	KUNIT_EXPECT_EQ(test, h->nr_huge_pages, before);
 
-	/* Two folios, returned whole, once each. */
+	/* The folios grown, returned whole, once each. */
 	KUNIT_ASSERT_LE(test, ev->nr_frees, PAGE_EVENTS_MAX);
 	for (i = 0; i < ev->nr_frees; i++) {
 		if (ev->frees[i].order == huge_page_order(h))
 			expect_returned_once(test, ev, ev->frees[i].pfn, nr);
 	}
-	KUNIT_EXPECT_EQ(test, ev->nr_frees, 2);
+	KUNIT_EXPECT_EQ(test, ev->nr_frees, grown);
 }
 
 static struct kunit_case gigantic_folio_cases[] = {
