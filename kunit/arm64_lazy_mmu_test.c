@@ -275,6 +275,14 @@ static void vmalloc_barrier_pairs_test(struct kunit *test)
 		  ALIGN_DOWN(start, PMD_SIZE)) / PMD_SIZE;
 	kunit_info(test, "vmalloc of %u pages: %u barrier pairs (%lu pte tables)\n",
 		   nr, rec->nr_barriers, tables);
+	/*
+	 * vmalloc() returned: the mode is left and what it deferred was
+	 * issued, at least the pair of the last pte table written.
+	 */
+	KUNIT_EXPECT_FALSE(test, in_lazy_mode());
+	KUNIT_EXPECT_FALSE(test, barriers_pending());
+	KUNIT_EXPECT_GE_MSG(test, rec->nr_barriers, 1,
+			    "the area's entries were written without a barrier pair");
 	/* A pmd and a pud table may be new too: their entries, once each. */
 	KUNIT_EXPECT_LE(test, rec->nr_barriers, 2 * tables + 2);
 }
