@@ -5,6 +5,7 @@
 #include <linux/file.h>
 #include <linux/mman.h>
 #include <linux/pagemap.h>
+#include <linux/sizes.h>
 #include <linux/uaccess.h>
 
 #include "page_cache_file.h"
@@ -53,9 +54,12 @@ struct page_cache_file *page_cache_file_create(struct kunit *test,
 	f->nr_pages = nr_pages;
 	/*
 	 * ramfs has no backing device, so its files get no readahead window;
-	 * give this one the default a block device's files get.
+	 * give this one the default a block device's files get on 4K pages,
+	 * 32 pages (VM_READAHEAD_PAGES is 128K: 2 pages on 64K, where
+	 * read-around below 4 pages takes no large folio at all), so that the
+	 * cases read the same pages on every granule.
 	 */
-	f->file->f_ra.ra_pages = VM_READAHEAD_PAGES;
+	f->file->f_ra.ra_pages = SZ_128K / SZ_4K;
 	mapping_set_folio_order_range(f->mapping, min_order,
 				      max_order ?: MAX_PAGECACHE_ORDER);
 

@@ -33,8 +33,9 @@ class CommandTest(unittest.TestCase):
                 ('nothp', 'no-thp.kunitconfig', 'arm64_mm.py')):
             cmd = kunit_run.kunit_command(lane, 2)
             configs = [a for a in cmd if a.startswith('--kunitconfig=')]
-            self.assertEqual(configs[0],
-                             f'--kunitconfig={project.KUNITCONFIG}')
+            if lane != 'nothp':
+                self.assertEqual(configs[0],
+                                 f'--kunitconfig={project.KUNITCONFIG}')
             self.assertTrue(configs[-1].endswith('/' + fragment), lane)
             self.assertTrue(kunit_run.LANES[lane].qemu_config.is_file())
             self.assertIn(f'--qemu_config={kunit_run.QEMU_CONFIGS / qemu}',
@@ -49,6 +50,30 @@ class CommandTest(unittest.TestCase):
         # Kbuild then uses srctree "..", which is what lets ccache share
         # objects between the base and patched worktrees.
         self.assertNotIn('/', kunit_run.build_dir_name('main'))
+
+
+class NoThpConfigTest(unittest.TestCase):
+    @staticmethod
+    def options(path: Path) -> dict:
+        found = {}
+        for line in path.read_text().splitlines():
+            line = line.strip()
+            if line.startswith('CONFIG_'):
+                name, _, value = line.partition('=')
+                found[name] = value
+            elif line.startswith('# CONFIG_') and line.endswith(' is not set'):
+                found[line[2:-len(' is not set')]] = 'n'
+        return found
+
+    def test_no_thp_config_is_the_main_one_without_thp(self) -> None:
+        # kunit.py refuses conflicting fragments, so the !THP lane has a
+        # whole config; it must not drift from the main lane's.
+        main = self.options(project.KUNITCONFIG)
+        nothp = self.options(kunit_run.LANES['nothp'].configs[0])
+        self.assertEqual(nothp.pop('CONFIG_TRANSPARENT_HUGEPAGE'), 'n')
+        self.assertEqual(main.pop('CONFIG_TRANSPARENT_HUGEPAGE'), 'y')
+        main.pop('CONFIG_TRANSPARENT_HUGEPAGE_MADVISE')
+        self.assertEqual(nothp, main)
 
 
 class FirstErrorTest(unittest.TestCase):
