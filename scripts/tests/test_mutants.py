@@ -4,6 +4,7 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
+import manifest
 import mutants
 from project import SeriesError
 from trees import Tree
@@ -65,6 +66,20 @@ class SelectAndJudgeTest(unittest.TestCase):
                          ['s.t.64K_a', 's.t.64K_b'])
         self.assertEqual(mutants.killed_by(self.M, {'s.t.64K_a': 'pass',
                                                     's.t.2M': 'fail'}), [])
+
+    def test_an_expected_skip_is_not_a_kill(self) -> None:
+        # On 16K pages the pud size does not exist: its cases skip there,
+        # mutant or not, and only the others can kill.
+        m = mutants.Mutant('g', '16k', ('s.t.*',))
+        expected = manifest.parse('s.t.contpmd\tpass\tpass\tF16\n'
+                                  's.t.pud\tpass 16k=skip\tpass 16k=skip\tF16\n')
+        outcomes = {'s.t.contpmd': 'pass', 's.t.pud': 'skip'}
+        self.assertEqual(mutants.killed_by(m, outcomes, expected), [])
+        outcomes['s.t.contpmd'] = 'skip'
+        self.assertEqual(mutants.killed_by(m, outcomes, expected),
+                         ['s.t.contpmd'])
+        self.assertEqual(mutants.killed_by(m, outcomes),
+                         ['s.t.contpmd', 's.t.pud'])
 
     def test_on_granule_moves_the_main_lanes_mutants(self) -> None:
         ptc = mutants.Mutant('p', 'ptc', ('s.u',))
