@@ -3,8 +3,8 @@
  * KUnit tests for contiguous pte blocks in the vmalloc space on arm64: the
  * three hooks that let vmalloc map a naturally aligned CONT_PTE_SIZE block
  * (64K on 4K pages, 2M on 16K and 64K) with PTE_CONT, what vmalloc_huge(),
- * vmalloc(), vmap() and ioremap_page_range() leave in init_mm's page tables, how a block is torn
- * down, and how many TLB entries an area needs. Sizes are named by what
+ * vmalloc(), vmap() and ioremap_page_range() leave in init_mm's page
+ * tables, how a block is torn down, and how many TLB entries an area needs. Sizes are named by what
  * they are in blocks and pages of the running granule.
  *
  * The page tables are read back with kernel_map.h, the way the MMU walks
@@ -41,6 +41,11 @@ struct map_size_case {
 
 /* Sixteen blocks: long enough that only alignment decides. */
 #define SIXTEEN_BLOCKS	(16 * CONT_PTE_SIZE)
+/*
+ * Eight blocks: an area vmalloc_huge() maps with contiguous ptes on every
+ * granule (16 blocks are a PMD leaf with 16K pages, 32M).
+ */
+#define EIGHT_BLOCKS	(8 * CONT_PTE_SIZE)
 
 static const struct map_size_case map_size_cases[] = {
 	{ "aligned_block_contpte_shift", 0, CONT_PTE_SIZE, 0, CONT_PTE_SHIFT,
@@ -169,8 +174,7 @@ struct huge_size {
 static const struct huge_size huge_sizes[] = {
 	{ "block", CONT_PTE_SIZE },
 	{ "2_blocks", 2 * CONT_PTE_SIZE },
-	/* Eight: below PMD_SIZE on every granule (16 are 16K's 32M). */
-	{ "8_blocks", 8 * CONT_PTE_SIZE },
+	{ "8_blocks", EIGHT_BLOCKS },
 	{ "pmd_minus_block", PMD_SIZE - CONT_PTE_SIZE },
 	{ "pmd", PMD_SIZE },
 	{ "pmd_plus_block", PMD_SIZE + CONT_PTE_SIZE },
@@ -555,10 +559,9 @@ static void kernel_block_rewrite_flush_test(struct kunit *test)
 /*
  * The structural gain: the TLB entries an area of eight blocks needs from
  * vmalloc_huge(), eight contiguous blocks, against 8 * CONT_PTES pages
- * from vmalloc(). Eight blocks stay below PMD_SIZE on every granule (16
- * would make a PMD leaf of the 16K granule's 32M). Printed for the report.
+ * from vmalloc(). Printed for the report.
  */
-#define TRANSLATION_AREA	(8 * CONT_PTE_SIZE)
+#define TRANSLATION_AREA	EIGHT_BLOCKS
 
 static void translation_entries_test(struct kunit *test)
 {
