@@ -17,6 +17,7 @@ import kernel_log
 import manifest
 import progress
 import project
+import reasons
 import results
 from project import SeriesError
 from trees import Tree
@@ -206,8 +207,9 @@ def outcomes_of(final: Path, tree: Path, build_dir: str,
     interrupted; by default the manifest's."""
     log_path = final / 'test.log'
     log = log_path.read_text(errors='replace') if log_path.exists() else ''
+    expected = manifest.load(project.MANIFEST)
     if order is None:
-        order = list(manifest.load(project.MANIFEST))
+        order = list(expected)
     raw = name_interrupted(results.load(final / 'results.json'), order)
     broken = [c for c, o in raw.items() if o == 'crash']
     outcomes, notes = kernel_log.apply(
@@ -227,7 +229,33 @@ def outcomes_of(final: Path, tree: Path, build_dir: str,
                  'the run')
         notes.append(f'{where}: CRASHED: {crash.headline(log)}'
                      f' (decoded trace: {final / "crash-trace.txt"})')
-    return outcomes, notes
+    return judge_reasons(final, log, outcomes, notes, expected)
+
+
+def judge_reasons(final: Path, log: str, outcomes: Dict[str, str],
+                  notes: List[str],
+                  expected: Dict[str, manifest.Expectation]
+                  ) -> Tuple[Dict[str, str], List[str]]:
+    """A fail or skip that does not carry the manifest's reason becomes
+    "fail:other"/"skip:other" (reasons.py). Each case's reports are kept
+    in reports.txt. The log checks' notes ("case: text") are reports of
+    their case too."""
+    reports = reasons.reports_by_case(log)
+    for note in notes:
+        case, _, text = note.partition(': ')
+        reports.setdefault(case, []).append(text)
+    (final / 'reports.txt').write_text(''.join(
+        f'{case} [{outcomes.get(case, "?")}]\n' +
+        ''.join('    ' + t.replace('\n', '\n    ') + '\n' for t in texts)
+        for case, texts in sorted(reports.items())))
+    judged = reasons.judge(outcomes, reports,
+                           {c: e.reason for c, e in expected.items()})
+    for case in sorted(judged):
+        if judged[case] != outcomes[case]:
+            notes.append(f'{case}: {outcomes[case]} for another reason than '
+                         f'the manifest\'s ({expected[case].reason!r}): '
+                         f'{reasons.first_line(reports.get(case, []))}')
+    return judged, notes
 
 
 def isolate(tree: Tree, lane: str, cache: Path, outcomes: Dict[str, str],

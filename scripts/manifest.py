@@ -10,6 +10,11 @@ lane without the kernel option the case needs, or a granule without the
 size); "skip 16k=fail" skips everywhere but on the 16k lane. The patched
 tree holds every change, so on patched a case passes or skips (with its
 reason) on each lane, and passes on one lane at least.
+
+The fifth column, reason, is what every expected non-pass must carry
+(see reasons.py): the failing assertion's message for a fail, the skip's
+reason for a skip, alternatives separated by " | "; "-" for a case that
+passes everywhere.
 """
 
 from dataclasses import dataclass
@@ -29,6 +34,7 @@ class Expectation:
     base: str
     patched: str
     feature: str
+    reason: str = ''
     # (tree, lane, outcome) where a lane differs from the tree's outcome.
     by_lane: Tuple[Tuple[str, str, str], ...] = ()
 
@@ -41,7 +47,8 @@ class Expectation:
         return self.base if tree == 'base' else self.patched
 
 
-COLUMNS = ('case', 'base', 'patched', 'feature')
+COLUMNS = ('case', 'base', 'patched', 'feature', 'reason')
+NO_REASON = '-'
 
 
 def parse_cell(at: str, cell: str) -> Tuple[str, Dict[str, str]]:
@@ -63,7 +70,7 @@ def parse_cell(at: str, cell: str) -> Tuple[str, Dict[str, str]]:
 
 def parse(text: str, where: str = 'manifest') -> Dict[str, Expectation]:
     cases: Dict[str, Expectation] = {}
-    for at, (case, base_cell, patched_cell, feature) in tsv.parse(
+    for at, (case, base_cell, patched_cell, feature, reason) in tsv.parse(
             text, COLUMNS, where):
         base, base_lanes = parse_cell(at, base_cell)
         patched, patched_lanes = parse_cell(at, patched_cell)
@@ -82,7 +89,17 @@ def parse(text: str, where: str = 'manifest') -> Dict[str, Expectation]:
         by_lane = tuple([('base', lane, o) for lane, o in base_lanes.items()]
                         + [('patched', lane, o)
                            for lane, o in patched_lanes.items()])
-        cases[case] = Expectation(base, patched, feature, by_lane)
+        outcomes = {base, patched, *base_lanes.values(),
+                    *patched_lanes.values()}
+        if outcomes != {'pass'} and reason == NO_REASON:
+            raise SeriesError(f'{at}: {case} expects a non-pass, the reason '
+                              f'column must say what it carries')
+        if outcomes == {'pass'} and reason != NO_REASON:
+            raise SeriesError(f'{at}: {case} passes everywhere, its reason '
+                              f'must be {NO_REASON!r}')
+        cases[case] = Expectation(base, patched, feature,
+                                  '' if reason == NO_REASON else reason,
+                                  by_lane)
     if not cases:
         raise SeriesError(f'{where}: lists no case')
     return cases

@@ -21,6 +21,7 @@ import bench
 import bench_run
 import kunit_run
 import project
+import reasons
 import stats
 import trees
 from project import SeriesError
@@ -61,6 +62,14 @@ def moved(before: bench.Samples, after: bench.Samples
             if r.comparison.mark]
 
 
+def other_reasons(step: Step) -> List[str]:
+    """Cases of a prefix that fail or skip for another reason than the
+    manifest's: a precondition another patch provides, or a broken
+    observer, which a bisection would take for the change itself."""
+    return sorted(c for c, o in (step.outcomes or {}).items()
+                  if o.endswith(reasons.OTHER))
+
+
 def render(steps: Sequence[Step]) -> str:
     lines = ['| prefix | patch | cases changed | first changes |',
              '|---|---|---|---|']
@@ -82,6 +91,12 @@ def render(steps: Sequence[Step]) -> str:
             more = f' (+{len(diff) - 3})' if len(diff) > 3 else ''
             lines.append(f'| {label} | {step.subject} | {len(diff)} | '
                          f'{shown}{more} |')
+        others = other_reasons(step)
+        if others:
+            more = f' (+{len(others) - 3})' if len(others) > 3 else ''
+            lines.append(f'|  |  | another reason | {len(others)}: '
+                         f'{", ".join(others[:3])}{more} |')
+        if last is not None:
             for key, c in moved(last.samples, step.samples):
                 lines.append(f'|  |  | bench | {key.label()} '
                              f'{bench.change_cell(c)} |')
@@ -123,7 +138,8 @@ def run_step(tree: Tree, commit: str, subject: str, cache: Path,
 def run(cache: Path, bench_filter: Optional[str] = None,
         boots: int = 3, lane: str = 'main') -> int:
     """Walk the series on one lane (a granule's: main, 16k, 64k, nothp);
-    returns the number of prefixes that do not build."""
+    returns the number of prefixes that do not build or have a case that
+    fails for another reason than the manifest's."""
     tree = trees.scratch_worktree(cache, TREE_NAME, 'base')
     steps = [run_step(tree, commit, subject, cache, bench_filter, boots,
                       lane)
@@ -145,4 +161,8 @@ def run(cache: Path, bench_filter: Optional[str] = None,
     (out / 'changes.txt').write_text(''.join(d + '\n' for d in details))
     print(table)
     print(f'every change listed in {out / "changes.txt"}')
-    return sum(s.outcomes is None for s in steps)
+    wrong = [s for s in steps if other_reasons(s)]
+    if wrong:
+        print(f'walk: {len(wrong)} prefix(es) with a case that fails for '
+              f'another reason than the manifest\'s (see the table)')
+    return sum(s.outcomes is None for s in steps) + len(wrong)

@@ -176,7 +176,7 @@ class RunTest(unittest.TestCase):
         self.assertEqual(len(got), 8)
         kept = sorted(p.name for p in (runs / 'base-main').iterdir())
         self.assertEqual(kept, ['config', 'kunit.out', 'log-checks.txt',
-                                'results.json', 'test.log'])
+                                'reports.txt', 'results.json', 'test.log'])
 
     def test_a_warn_in_the_log_fails_its_case(self) -> None:
         recorded = (Path(__file__).parent / 'data' /

@@ -71,8 +71,9 @@ class SelectAndJudgeTest(unittest.TestCase):
         # On 16K pages the pud size does not exist: its cases skip there,
         # mutant or not, and only the others can kill.
         m = mutants.Mutant('g', '16k', ('s.t.*',))
-        expected = manifest.parse('s.t.contpmd\tpass\tpass\tF16\n'
-                                  's.t.pud\tpass 16k=skip\tpass 16k=skip\tF16\n')
+        expected = manifest.parse(
+            's.t.contpmd\tpass\tpass\tF16\t-\n'
+            's.t.pud\tpass 16k=skip\tpass 16k=skip\tF16\tpages do not have\n')
         outcomes = {'s.t.contpmd': 'pass', 's.t.pud': 'skip'}
         self.assertEqual(mutants.killed_by(m, outcomes, expected), [])
         outcomes['s.t.contpmd'] = 'skip'

@@ -31,6 +31,17 @@ class WalkTest(unittest.TestCase):
                       '-50.00% |', text)
         self.assertIn('| 03 | F5 | 1 | b fail->pass |', text)
 
+    def test_another_reason_is_named_at_its_prefix(self) -> None:
+        steps = [walk.Step('c0', 'base', {'a': 'fail', 'b': 'fail'}),
+                 walk.Step('c1', 'F9', {'a': 'fail:other', 'b': 'pass'}),
+                 walk.Step('c2', 'F10', {'a': 'pass', 'b': 'pass'})]
+        text = walk.render(steps)
+        self.assertIn('| 01 | F9 | 2 | a fail->fail:other; b fail->pass |',
+                      text)
+        self.assertIn('|  |  | another reason | 1: a |', text)
+        self.assertEqual(walk.other_reasons(steps[1]), ['a'])
+        self.assertEqual(walk.other_reasons(steps[2]), [])
+
 
 class RunStepTest(unittest.TestCase):
     def test_unbuildable_prefix_keeps_the_error(self) -> None:
