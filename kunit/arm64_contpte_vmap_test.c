@@ -467,31 +467,88 @@ static void ioremap_contpte_test(struct kunit *test)
 }
 
 /*
+ * Makes each block of [start, end) one contiguous block, as vmap maps them
+ * from F10 on, whatever the tree's vmap did: break-before-make by hand, as
+ * the architecture does it. A case of vunmap then does not depend on how
+ * the area was mapped.
+ */
+static void make_contpte_blocks(struct kunit *test, unsigned long start,
+				unsigned long end)
+{
+	unsigned long block;
+	struct kmap_entry e;
+	unsigned int i;
+
+	for (block = start; block < end; block += CONT_PTE_SIZE) {
+		pgprot_t prot;
+		pte_t *ptep;
+		unsigned long pfn;
+
+		kmap_lookup(block, &e);
+		KUNIT_ASSERT_EQ(test, e.level, KMAP_PTE);
+		KUNIT_ASSERT_TRUE(test, IS_ALIGNED(kmap_pfn(&e), CONT_PTES));
+		if (kmap_cont(&e))
+			continue;
+		ptep = e.ptep;
+		pfn = kmap_pfn(&e);
+		prot = pte_pgprot(__ptep_get(ptep));
+		for (i = 0; i < CONT_PTES; i++)
+			__pte_clear(&init_mm, block + i * PAGE_SIZE, ptep + i);
+		flush_tlb_kernel_range(block, block + CONT_PTE_SIZE);
+		for (i = 0; i < CONT_PTES; i++)
+			__set_pte(ptep + i, pte_mkcont(pfn_pte(pfn + i, prot)));
+	}
+}
+
+/*
  * vunmap_range() of one page inside a block: a caller bug, which must warn
- * (see kunit/warnings.tsv) and clear the whole block, leaving the other
- * blocks mapped.
+ * and clear the whole block, leaving the other blocks mapped (F9). The
+ * blocks are made by hand, so that the case does not need F10's mapping.
  */
 static void vunmap_part_of_contpte_block_test(struct kunit *test)
 {
 	struct ioremap_fixture *f = ioremap_fixture(test, 4 * CONT_PTE_SIZE, 0);
 	unsigned long victim = f->addr + CONT_PTE_SIZE;
 
+	make_contpte_blocks(test, f->addr, f->addr + 4 * CONT_PTE_SIZE);
 	expect_contpte_blocks(test, f->addr, f->addr + 4 * CONT_PTE_SIZE, 4);
 
+	warn_watch_start(test, " at mm/vmalloc.c:", "__vunmap_range_noflush+");
 	vunmap_range(victim + PAGE_SIZE, victim + 2 * PAGE_SIZE);
+	console_watch_stop();
 
-	KUNIT_EXPECT_TRUE(test, kmap_range_unmapped(victim,
-						    victim + CONT_PTE_SIZE));
+	KUNIT_EXPECT_STRNEQ_MSG(test, console_watch_line(), "",
+				"vunmap_range() of one page of a contiguous block did not warn");
+	KUNIT_EXPECT_TRUE_MSG(test, kmap_range_unmapped(victim,
+							victim + CONT_PTE_SIZE),
+			      "the rest of the block stayed mapped");
 	expect_contpte_blocks(test, f->addr, victim, 1);
 	expect_contpte_blocks(test, victim + CONT_PTE_SIZE,
 			      f->addr + 4 * CONT_PTE_SIZE, 2);
 }
 
 /*
- * vunmap_range() of one page of a PMD leaf: also a caller bug, which must
- * warn (a WARN of mm/vmalloc.c, seen by the case; kunit/warnings.tsv lets
- * the log scan accept it) and clears the whole leaf.
+ * vunmap_range() of the first page of a leaf of @size at @start: a caller
+ * bug, which must warn (a WARN of __vunmap_range_noflush() in
+ * mm/vmalloc.c, seen by the case; kunit/warnings.tsv lets the log scan
+ * accept it) and clear the whole leaf.
  */
+static void expect_partial_vunmap_warns(struct kunit *test,
+					unsigned long start, unsigned long size,
+					const char *leaf)
+{
+	warn_watch_start(test, " at mm/vmalloc.c:", "__vunmap_range_noflush+");
+	vunmap_range(start, start + PAGE_SIZE);
+	console_watch_stop();
+
+	KUNIT_EXPECT_STRNEQ_MSG(test, console_watch_line(), "",
+				"vunmap_range() of one page of a %s did not warn",
+				leaf);
+	KUNIT_EXPECT_TRUE_MSG(test, kmap_range_unmapped(start, start + size),
+			      "the rest of the %s stayed mapped", leaf);
+}
+
+/* The same for one page of a PMD leaf (F9, 0012). */
 static void vunmap_part_of_pmd_leaf_test(struct kunit *test)
 {
 	struct vm_struct *area = vmalloc_huge_area(test, PMD_SIZE);
@@ -504,19 +561,69 @@ static void vunmap_part_of_pmd_leaf_test(struct kunit *test)
 	kmap_lookup(start, &e);
 	KUNIT_ASSERT_EQ(test, e.level, KMAP_PMD);
 
-	warn_watch_start(test, " at mm/vmalloc.c:");
-	vunmap_range(start, start + PAGE_SIZE);
-	console_watch_stop();
+	expect_partial_vunmap_warns(test, start, PMD_SIZE, "PMD leaf");
+}
 
-	KUNIT_EXPECT_STRNEQ_MSG(test, console_watch_line(), "",
-				"vunmap_range() of one page of a PMD leaf did not warn");
-	KUNIT_EXPECT_TRUE(test, kmap_range_unmapped(start, start + PMD_SIZE));
+/*
+ * The same for a PUD leaf: an ioremap of a PUD-aligned physical range to a
+ * PUD-aligned area (VM_IOREMAP areas are aligned to their size, up to
+ * IOREMAP_MAX_ORDER) is one PUD leaf; unmapping one page of it must warn
+ * and clear the whole leaf. Only 4K pages have a PUD size the guest can
+ * hold (1G).
+ */
+struct pud_leaf {
+	struct folio *folio;
+	struct vm_struct *area;
+};
+
+static void pud_leaf_free(void *data)
+{
+	struct pud_leaf *l = data;
+
+	if (l->area)
+		free_vm_area(l->area);
+	folio_put(l->folio);
+}
+
+static void vunmap_part_of_pud_leaf_test(struct kunit *test)
+{
+	struct pud_leaf *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
+	unsigned long start;
+	struct kmap_entry e;
+
+	KUNIT_ASSERT_NOT_NULL(test, l);
+	if (IOREMAP_MAX_ORDER < PUD_SHIFT ||
+	    !arch_vmap_pud_supported(PAGE_KERNEL))
+		kunit_skip(test, "needs PUD leaves in the vmalloc space (IOREMAP_MAX_ORDER %d < PUD_SHIFT %d, or no PUD sections)",
+			   IOREMAP_MAX_ORDER, PUD_SHIFT);
+	if (PUD_SIZE > (totalram_pages() << PAGE_SHIFT) / 4)
+		kunit_skip(test, "needs a %luM PUD, more than a quarter of this guest's %luM",
+			   PUD_SIZE >> 20, (totalram_pages() << PAGE_SHIFT) >> 20);
+	l->folio = folio_alloc_gigantic(PUD_SHIFT - PAGE_SHIFT,
+					GFP_KERNEL | __GFP_COMP,
+					first_online_node, NULL);
+	if (!l->folio)
+		kunit_skip(test, "needs a free %luM folio, memory has none now",
+			   PUD_SIZE >> 20);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, pud_leaf_free,
+							l), 0);
+	l->area = get_vm_area(PUD_SIZE, VM_IOREMAP);
+	KUNIT_ASSERT_NOT_NULL(test, l->area);
+	start = (unsigned long)l->area->addr;
+	KUNIT_ASSERT_TRUE(test, IS_ALIGNED(start, PUD_SIZE));
+	KUNIT_ASSERT_EQ(test, ioremap_page_range(start, start + PUD_SIZE,
+						 folio_pfn(l->folio) << PAGE_SHIFT,
+						 PAGE_KERNEL), 0);
+	kmap_lookup(start, &e);
+	KUNIT_ASSERT_EQ(test, e.level, KMAP_PUD);
+
+	expect_partial_vunmap_warns(test, start, PUD_SIZE, "PUD leaf");
 }
 
 /*
  * Rewriting a live kernel contiguous block with set_huge_pte_at() breaks it
- * first; the invalidation must be a kernel one, flush_tlb_kernel_range(),
- * not one by user ASID with a last-level hint.
+ * first; the invalidation must be a kernel one, flush_tlb_kernel_range()
+ * for every ASID, not one by the ASID of init_mm.
  */
 static void kernel_block_rewrite_flush_test(struct kunit *test)
 {
@@ -536,16 +643,14 @@ static void kernel_block_rewrite_flush_test(struct kunit *test)
 	set_huge_pte_at(&init_mm, f->addr, e.ptep, entry, CONT_PTE_SIZE);
 	mm_recorder_stop(rec);
 
-	/* Other CPUs flush other kernel ranges: look for ours. */
 	for (i = 0; i < min(rec->nr_events, MM_RECORDER_MAX_EVENTS); i++) {
 		const struct arm64_tlbflush_event *ev = &rec->events[i];
 
 		if (ev->start != f->addr || ev->end != f->addr + CONT_PTE_SIZE)
 			continue;
 		found = true;
-		KUNIT_EXPECT_FALSE_MSG(test, ev->last_level,
-				       "kernel range flushed as a user range");
-		KUNIT_EXPECT_EQ(test, ev->tlb_level, TLBI_TTL_UNKNOWN);
+		KUNIT_EXPECT_EQ_MSG(test, ev->kind, ARM64_TLBFLUSH_ALL_ASIDS,
+				    "kernel block flushed by the ASID of init_mm, not for every ASID");
 	}
 	KUNIT_EXPECT_TRUE_MSG(test, found, "no invalidation of the block");
 
@@ -629,6 +734,7 @@ static struct kunit_case arm64_contpte_vmap_cases[] = {
 	KUNIT_CASE_PARAM(ioremap_contpte_test, ioremap_gen_params),
 	KUNIT_CASE(vunmap_part_of_contpte_block_test),
 	KUNIT_CASE(vunmap_part_of_pmd_leaf_test),
+	KUNIT_CASE(vunmap_part_of_pud_leaf_test),
 	KUNIT_CASE(kernel_block_rewrite_flush_test),
 	KUNIT_CASE(translation_entries_test),
 	KUNIT_CASE(set_memory_refused_on_huge_test),
@@ -638,12 +744,20 @@ static struct kunit_case arm64_contpte_vmap_cases[] = {
 
 static int arm64_contpte_vmap_suite_init(struct kunit_suite *suite)
 {
-	return console_watch_register();
+	int ret = mm_recorder_register();
+
+	if (ret)
+		return ret;
+	ret = console_watch_register();
+	if (ret)
+		mm_recorder_unregister();
+	return ret;
 }
 
 static void arm64_contpte_vmap_suite_exit(struct kunit_suite *suite)
 {
 	console_watch_unregister();
+	mm_recorder_unregister();
 }
 
 static struct kunit_suite arm64_contpte_vmap_suite = {

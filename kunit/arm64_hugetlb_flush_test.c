@@ -166,8 +166,20 @@ static struct kunit_case arm64_hugetlb_flush_cases[] = {
 	{}
 };
 
+static int arm64_hugetlb_flush_suite_init(struct kunit_suite *suite)
+{
+	return mm_recorder_register();
+}
+
+static void arm64_hugetlb_flush_suite_exit(struct kunit_suite *suite)
+{
+	mm_recorder_unregister();
+}
+
 static struct kunit_suite arm64_hugetlb_flush_suite = {
 	.name = "arm64_hugetlb_flush",
+	.suite_init = arm64_hugetlb_flush_suite_init,
+	.suite_exit = arm64_hugetlb_flush_suite_exit,
 	.test_cases = arm64_hugetlb_flush_cases,
 };
 

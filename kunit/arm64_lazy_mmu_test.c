@@ -11,10 +11,14 @@
  * state is read from the task's thread flags where the tree has them.
  */
 #include <kunit/test.h>
+#include <kunit/test-bug.h>
+#include <linux/interrupt.h>
+#include <linux/io.h>
 #include <linux/irq_work.h>
 #include <linux/mm.h>
 #include <linux/vmalloc.h>
 
+#include "console_watch.h"
 #include "kernel_map.h"
 #include "mm_recorder.h"
 #include "vm_area_fixture.h"
@@ -29,6 +33,9 @@ static void free_page_action(void *page)
 {
 	__free_page(page);
 }
+
+KUNIT_DEFINE_ACTION_WRAPPER(free_vm_area_wrapper, free_vm_area,
+			    struct vm_struct *);
 
 static void live_pte_init(struct kunit *test, struct live_pte *k)
 {
@@ -120,13 +127,17 @@ static void kernel_writes_one_pair_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rec->nr_barriers, 1);
 }
 
-/* A section left with nothing written costs nothing. */
+/*
+ * A section left with nothing written costs nothing: the exit emits only
+ * what is pending. Without the mode there is nothing to defer either, so
+ * this holds on every tree; it guards the exit path against an
+ * unconditional pair.
+ */
 static void empty_section_no_pair_test(struct kunit *test)
 {
 	struct mm_recorder *rec = mm_recorder_start(test, &init_mm);
 
 	arch_enter_lazy_mmu_mode();
-	KUNIT_EXPECT_TRUE(test, in_lazy_mode());
 	arch_leave_lazy_mmu_mode();
 	KUNIT_EXPECT_EQ(test, rec->nr_barriers, 0);
 	KUNIT_EXPECT_FALSE(test, in_lazy_mode());
@@ -205,14 +216,12 @@ static void irq_probe_fn(struct irq_work *work)
 	struct irq_probe *p = container_of(work, struct irq_probe, work);
 	struct mm_recorder *rec = p->rec;
 
-	WRITE_ONCE(rec->irq_cpu, smp_processor_id());
 	p->hardirq = in_hardirq();
 	arch_enter_lazy_mmu_mode();
 	live_pte_write(p->k);
 	p->pairs_in_section = rec->nr_irq_barriers;
 	arch_leave_lazy_mmu_mode();
 	p->pairs_after_section = rec->nr_irq_barriers;
-	WRITE_ONCE(rec->irq_cpu, -1);
 }
 
 static void irq_write_immediate_test(struct kunit *test)
@@ -234,6 +243,166 @@ static void irq_write_immediate_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p.pairs_in_section, 1);
 	KUNIT_EXPECT_EQ(test, p.pairs_after_section, 1);
 	KUNIT_EXPECT_EQ(test, p.rec->nr_barriers, 0);
+}
+
+/*
+ * The same from a softirq that runs on the task (at local_bh_enable()): an
+ * interrupt too, whose writes must not wait for the task to leave its
+ * section.
+ */
+struct softirq_probe {
+	struct tasklet_struct tasklet;
+	struct kunit *test;
+	struct mm_recorder *rec;
+	struct live_pte *k;
+	bool on_case_task;
+	bool softirq;
+	unsigned int pairs_in_section;
+	unsigned int pairs_after_section;
+};
+
+static void softirq_probe_fn(struct tasklet_struct *t)
+{
+	struct softirq_probe *p = from_tasklet(p, t, tasklet);
+
+	p->on_case_task = kunit_get_current_test() == p->test;
+	p->softirq = in_serving_softirq();
+	arch_enter_lazy_mmu_mode();
+	live_pte_write(p->k);
+	p->pairs_in_section = p->rec->nr_softirq_barriers;
+	arch_leave_lazy_mmu_mode();
+	p->pairs_after_section = p->rec->nr_softirq_barriers;
+}
+
+static void softirq_write_immediate_test(struct kunit *test)
+{
+	struct softirq_probe p = { .test = test };
+	struct live_pte k;
+
+	live_pte_init(test, &k);
+	p.k = &k;
+	tasklet_setup(&p.tasklet, softirq_probe_fn);
+	p.rec = mm_recorder_start(test, &init_mm);
+
+	arch_enter_lazy_mmu_mode();
+	local_bh_disable();
+	tasklet_schedule(&p.tasklet);
+	/* Runs the pending softirq here, on this task. */
+	local_bh_enable();
+	tasklet_kill(&p.tasklet);
+	KUNIT_EXPECT_FALSE(test, barriers_pending());
+	arch_leave_lazy_mmu_mode();
+
+	if (!p.on_case_task)
+		kunit_skip(test, "needs the tasklet to run on the case's task, it ran in ksoftirqd");
+	KUNIT_EXPECT_TRUE(test, p.softirq);
+	KUNIT_EXPECT_EQ_MSG(test, p.pairs_in_section, 1,
+			    "a softirq's write waited for its section's end");
+	KUNIT_EXPECT_EQ(test, p.pairs_after_section, 1);
+	KUNIT_EXPECT_EQ(test, p.rec->nr_barriers, 0);
+}
+
+/* The pmd of a kernel address that is mapped with a pte table. */
+static pmd_t *kernel_pmdp(struct kunit *test, unsigned long addr)
+{
+	pgd_t *pgdp = pgd_offset_k(addr);
+	p4d_t *p4dp = p4d_offset(pgdp, addr);
+	pud_t *pudp = pud_offset(p4dp, addr);
+	pmd_t *pmdp = pmd_offset(pudp, addr);
+
+	KUNIT_ASSERT_TRUE(test, pmd_table(READ_ONCE(*pmdp)));
+	return pmdp;
+}
+
+/*
+ * Table entries above the ptes get the same treatment: set_pmd() of a valid
+ * kernel entry defers its pair inside the mode. The entry rewritten is the
+ * live pmd of the case's own vmalloc page, with its own value.
+ */
+static void kernel_pmd_write_deferred_test(struct kunit *test)
+{
+	struct vm_struct *area = kunit_vm_area(test, vmalloc(PAGE_SIZE));
+	pmd_t *pmdp = kernel_pmdp(test, (unsigned long)area->addr);
+	struct mm_recorder *rec = mm_recorder_start(test, &init_mm);
+
+	arch_enter_lazy_mmu_mode();
+	set_pmd(pmdp, READ_ONCE(*pmdp));
+	KUNIT_EXPECT_EQ_MSG(test, rec->nr_barriers, 0,
+			    "set_pmd() issued its pair inside the mode");
+	arch_leave_lazy_mmu_mode();
+	KUNIT_EXPECT_EQ(test, rec->nr_barriers, 1);
+}
+
+/*
+ * Leaving a section that was never entered is a caller bug: it must warn
+ * and change nothing, so that the next section still defers.
+ */
+static void unbalanced_leave_warns_test(struct kunit *test)
+{
+	struct live_pte k;
+	struct mm_recorder *rec;
+
+	live_pte_init(test, &k);
+	warn_watch_start(test, " at arch/arm64/include/asm/pgtable.h:",
+			 "arch_leave_lazy_mmu_mode+");
+	arch_leave_lazy_mmu_mode();
+	console_watch_stop();
+	KUNIT_EXPECT_STRNEQ_MSG(test, console_watch_line(), "",
+				"leaving lazy MMU mode without entering it did not warn");
+
+	rec = mm_recorder_start(test, &init_mm);
+	arch_enter_lazy_mmu_mode();
+	live_pte_write(&k);
+	KUNIT_EXPECT_EQ(test, rec->nr_barriers, 0);
+	arch_leave_lazy_mmu_mode();
+	KUNIT_EXPECT_EQ(test, rec->nr_barriers, 1);
+	KUNIT_EXPECT_FALSE(test, in_lazy_mode());
+}
+
+/*
+ * ioremap_page_range() writes its ptes through vmap_pte_range(), the other
+ * pte loop of vmalloc.c: inside the mode too, so a range within one pte
+ * table costs one pair, not one per page. The physical range starts a page
+ * into a block, so that no contiguous block is made.
+ */
+#define IOREMAP_PAGES	(2 * CONT_PTES)
+#define IOREMAP_ORDER	get_order((IOREMAP_PAGES + 1) * PAGE_SIZE)
+
+static void free_ioremap_pages(void *page)
+{
+	__free_pages(page, IOREMAP_ORDER);
+}
+
+static void ioremap_barrier_pairs_test(struct kunit *test)
+{
+	const unsigned int nr = IOREMAP_PAGES;
+	struct vm_struct *area = get_vm_area(nr * PAGE_SIZE, VM_IOREMAP);
+	struct page *page = alloc_pages(GFP_KERNEL, IOREMAP_ORDER);
+	unsigned long start, tables;
+	struct mm_recorder *rec;
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, area);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+			free_vm_area_wrapper, area), 0);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+			free_ioremap_pages, page), 0);
+	start = (unsigned long)area->addr;
+
+	rec = mm_recorder_start(test, &init_mm);
+	ret = ioremap_page_range(start, start + nr * PAGE_SIZE,
+				 page_to_phys(page) + PAGE_SIZE, PAGE_KERNEL);
+	mm_recorder_stop(rec);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+
+	tables = (ALIGN(start + nr * PAGE_SIZE, PMD_SIZE) -
+		  ALIGN_DOWN(start, PMD_SIZE)) / PMD_SIZE;
+	kunit_info(test, "ioremap of %u pages: %u barrier pairs (%lu pte tables)\n",
+		   nr, rec->nr_barriers, tables);
+	KUNIT_EXPECT_GE(test, rec->nr_barriers, 1);
+	KUNIT_EXPECT_LE_MSG(test, rec->nr_barriers, 2 * tables + 2,
+			    "a pair for each page ioremap_page_range() wrote");
 }
 
 /*
@@ -307,8 +476,13 @@ static void vmap_error_leaves_mode_test(struct kunit *test)
 	}
 	live_pte_init(test, &k);
 
+	warn_watch_start(test, " at mm/vmalloc.c:",
+			 "vmap_small_pages_range_noflush+");
 	KUNIT_EXPECT_NULL(test, vmap(pages, ARRAY_SIZE(pages), VM_MAP,
 				     PAGE_KERNEL));
+	console_watch_stop();
+	KUNIT_EXPECT_STRNEQ_MSG(test, console_watch_line(), "",
+				"vmap() of a page array with a hole did not warn");
 	KUNIT_EXPECT_FALSE(test, in_lazy_mode());
 	KUNIT_EXPECT_FALSE(test, barriers_pending());
 
@@ -325,14 +499,38 @@ static struct kunit_case arm64_lazy_mmu_cases[] = {
 	KUNIT_CASE(nested_sections_test),
 	KUNIT_CASE(user_write_not_deferred_test),
 	KUNIT_CASE(irq_write_immediate_test),
+	KUNIT_CASE(softirq_write_immediate_test),
+	KUNIT_CASE(kernel_pmd_write_deferred_test),
+	KUNIT_CASE(unbalanced_leave_warns_test),
+	KUNIT_CASE(ioremap_barrier_pairs_test),
 	KUNIT_CASE_PARAM(vmalloc_barrier_pairs_test,
 			 vmalloc_page_count_gen_params),
 	KUNIT_CASE(vmap_error_leaves_mode_test),
 	{}
 };
 
+static int arm64_lazy_mmu_suite_init(struct kunit_suite *suite)
+{
+	int ret = mm_recorder_register();
+
+	if (ret)
+		return ret;
+	ret = console_watch_register();
+	if (ret)
+		mm_recorder_unregister();
+	return ret;
+}
+
+static void arm64_lazy_mmu_suite_exit(struct kunit_suite *suite)
+{
+	console_watch_unregister();
+	mm_recorder_unregister();
+}
+
 static struct kunit_suite arm64_lazy_mmu_suite = {
 	.name = "arm64_lazy_mmu",
+	.suite_init = arm64_lazy_mmu_suite_init,
+	.suite_exit = arm64_lazy_mmu_suite_exit,
 	.test_cases = arm64_lazy_mmu_cases,
 };
 kunit_test_suites(&arm64_lazy_mmu_suite);

@@ -22,10 +22,16 @@ void console_watch_stop(void);
 /* The first line seen that holds the texts; "" if none. */
 const char *console_watch_line(void);
 
-/* A WARN of @file ("mm/vmalloc.c") by the case's task. */
-static inline void warn_watch_start(struct kunit *test, const char *file)
+/*
+ * A WARN by the case's task from @at (" at mm/vmalloc.c:") in @function
+ * ("__vunmap_range_noflush+", where the WARN_ON()s of inlined helpers
+ * land): the two texts of its "WARNING: CPU: ... at FILE:LINE FUNC+OFF"
+ * line.
+ */
+static inline void warn_watch_start(struct kunit *test, const char *at,
+				    const char *function)
 {
-	console_watch_start(test, "WARNING: ", file);
+	console_watch_start(test, at, function);
 }
 
 #endif

@@ -18,6 +18,7 @@
 #include <linux/hugetlb.h>
 #include <linux/mount.h>
 
+#include "console_watch.h"
 #include "hugetlb_fixture.h"
 #include "kern_mount_fixture.h"
 #include "page_events.h"
@@ -109,7 +110,12 @@ static void folio_alloc_gigantic_refuses_test(struct kunit *test)
 	const struct refused_case *c = test->param_value;
 	struct folio *folio;
 
+	warn_watch_start(test, " at include/linux/gfp.h:",
+			 "folio_alloc_gigantic_refuses_test+");
 	folio = folio_alloc_gigantic(c->order, c->gfp, numa_node_id(), NULL);
+	console_watch_stop();
+	KUNIT_EXPECT_STRNEQ_MSG(test, console_watch_line(), "",
+				"folio_alloc_gigantic() did not warn");
 	KUNIT_EXPECT_NULL(test, folio);
 	if (folio)
 		folio_put(folio);
@@ -187,8 +193,20 @@ static struct kunit_case gigantic_folio_cases[] = {
 	{}
 };
 
+static int gigantic_folio_suite_init(struct kunit_suite *suite)
+{
+	return console_watch_register();
+}
+
+static void gigantic_folio_suite_exit(struct kunit_suite *suite)
+{
+	console_watch_unregister();
+}
+
 static struct kunit_suite gigantic_folio_suite = {
 	.name = "gigantic_folio",
+	.suite_init = gigantic_folio_suite_init,
+	.suite_exit = gigantic_folio_suite_exit,
 	.test_cases = gigantic_folio_cases,
 };
 kunit_test_suites(&gigantic_folio_suite);

@@ -5,14 +5,24 @@
  */
 #include "mm_recorder.h"
 
-static void mm_recorder_tlbflush(struct arm64_mm_kunit_hook *hook,
+/* The recording of the running case; one case runs at a time. */
+static struct mm_recorder *mm_recorder_active;
+
+static struct mm_recorder *recorder_of(struct kunit *test)
+{
+	struct mm_recorder *rec = READ_ONCE(mm_recorder_active);
+
+	return rec && rec->test == test ? rec : NULL;
+}
+
+static void mm_recorder_tlbflush(struct kunit *test,
 				 const struct arm64_tlbflush_event *event)
 {
-	struct mm_recorder *rec = container_of(hook, struct mm_recorder, hook);
+	struct mm_recorder *rec = recorder_of(test);
 	unsigned long flags;
 
-	/* Other CPUs flush other mms concurrently: keep only ours. */
-	if (!READ_ONCE(rec->armed) || event->mm != rec->mm)
+	if (!rec || (event->mm != rec->mm &&
+		     event->kind != ARM64_TLBFLUSH_ALL))
 		return;
 
 	spin_lock_irqsave(&rec->lock, flags);
@@ -22,30 +32,43 @@ static void mm_recorder_tlbflush(struct arm64_mm_kunit_hook *hook,
 	spin_unlock_irqrestore(&rec->lock, flags);
 }
 
-static void mm_recorder_barrier(struct arm64_mm_kunit_hook *hook)
+static void mm_recorder_barrier(struct kunit *test,
+				enum arm64_mm_context context)
 {
-	struct mm_recorder *rec = container_of(hook, struct mm_recorder, hook);
+	struct mm_recorder *rec = recorder_of(test);
+	unsigned long flags;
 
-	if (!READ_ONCE(rec->armed))
+	if (!rec)
 		return;
-	/*
-	 * Other tasks map kernel memory concurrently: count only the case's
-	 * own task, outside interrupts, so only it writes the counter; and
-	 * the hard interrupt handler a case runs on irq_cpu, which nothing
-	 * else can interrupt there.
-	 */
-	if (in_hardirq()) {
-		if (smp_processor_id() == READ_ONCE(rec->irq_cpu))
-			rec->nr_irq_barriers++;
-	} else if (current == rec->task && in_task()) {
+	/* An interrupt on the case's task may count while it counts. */
+	spin_lock_irqsave(&rec->lock, flags);
+	if (context == ARM64_MM_HARDIRQ)
+		rec->nr_irq_barriers++;
+	else if (context == ARM64_MM_SOFTIRQ)
+		rec->nr_softirq_barriers++;
+	else
 		rec->nr_barriers++;
-	}
+	spin_unlock_irqrestore(&rec->lock, flags);
+}
+
+static const struct arm64_mm_kunit_hook mm_recorder_hook = {
+	.tlbflush = mm_recorder_tlbflush,
+	.pgtable_barrier = mm_recorder_barrier,
+};
+
+int mm_recorder_register(void)
+{
+	return arm64_mm_kunit_hook_register(&mm_recorder_hook);
+}
+
+void mm_recorder_unregister(void)
+{
+	arm64_mm_kunit_hook_unregister(&mm_recorder_hook);
 }
 
 void mm_recorder_stop(struct mm_recorder *rec)
 {
-	WRITE_ONCE(rec->armed, false);
-	arm64_mm_kunit_hook_unregister(&rec->hook);
+	cmpxchg(&mm_recorder_active, rec, NULL);
 }
 
 static void mm_recorder_stop_action(void *rec)
@@ -60,16 +83,12 @@ struct mm_recorder *mm_recorder_start(struct kunit *test, struct mm_struct *mm)
 	rec = kunit_kzalloc(test, sizeof(*rec), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, rec);
 	spin_lock_init(&rec->lock);
+	rec->test = test;
 	rec->mm = mm;
-	rec->task = current;
-	rec->irq_cpu = -1;
-	rec->hook.tlbflush = mm_recorder_tlbflush;
-	rec->hook.pgtable_barrier = mm_recorder_barrier;
-
-	KUNIT_ASSERT_EQ(test, arm64_mm_kunit_hook_register(&rec->hook), 0);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
 			mm_recorder_stop_action, rec), 0);
-	WRITE_ONCE(rec->armed, true);
+	KUNIT_ASSERT_NULL_MSG(test, cmpxchg(&mm_recorder_active, NULL, rec),
+			      "a recording is already running");
 	return rec;
 }
 

@@ -246,6 +246,51 @@ static void expect_chunks(struct kunit *test, const struct page_events *ev,
 }
 
 /*
+ * vfree() returns the pages of an area in runs of consecutive pfns: a run
+ * ends where the next page of the area is not the next pfn. The area maps
+ * pages of one block out of order and leaves one out (vmap() with
+ * VM_MAP_PUT_PAGES hands the pages and the array to vfree()): each page
+ * of the area is freed once, and the page left out not at all.
+ */
+static const unsigned int vfree_run_layout[] = { 0, 1, 2, 4, 5, 3, 7 };
+#define VFREE_RUN_LEFT_OUT	6
+
+static void vfree_splits_runs_test(struct kunit *test)
+{
+	const unsigned int nr = ARRAY_SIZE(vfree_run_layout);
+	struct split_block *b = split_block_alloc(test);
+	struct page_events *ev;
+	struct page **pages;
+	unsigned int i;
+	void *addr;
+
+	pages = kvmalloc_array(nr, sizeof(*pages), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pages);
+	for (i = 0; i < nr; i++)
+		pages[i] = pfn_to_page(b->pfn + vfree_run_layout[i]);
+	addr = vmap(pages, nr, VM_MAP | VM_MAP_PUT_PAGES, PAGE_KERNEL);
+	if (!addr)
+		kvfree(pages);
+	KUNIT_ASSERT_NOT_NULL(test, addr);
+	for (i = 0; i < nr; i++)
+		b->freed[vfree_run_layout[i]] = true;
+
+	ev = page_events_start(test);
+	vfree(addr);
+	page_events_stop(ev);
+
+	for (i = 0; i < nr; i++)
+		KUNIT_EXPECT_EQ_MSG(test, page_events_frees_of(test, ev,
+					b->pfn + vfree_run_layout[i]), 1,
+				    "page %u of the block, page %u of the area",
+				    vfree_run_layout[i], i);
+	KUNIT_EXPECT_EQ_MSG(test, page_events_frees_of(test, ev,
+				b->pfn + VFREE_RUN_LEFT_OUT), 0,
+			    "page %u of the block, not in the area, was freed",
+			    VFREE_RUN_LEFT_OUT);
+}
+
+/*
  * free_pages_bulk() is internal to mm/ and new in the series. On a tree
  * without it, this stand-in is linked instead, and the cases that call it
  * directly skip.
@@ -592,6 +637,7 @@ static void vmalloc_bulk_free_suite_exit(struct kunit_suite *suite)
 
 static struct kunit_case vmalloc_bulk_free_cases[] = {
 	KUNIT_CASE_PARAM(vfree_refcount_test, vfree_gen_params),
+	KUNIT_CASE(vfree_splits_runs_test),
 	KUNIT_CASE_PARAM(free_pages_bulk_chunks_test, bulk_offset_gen_params),
 	KUNIT_CASE_PARAM(free_pages_bulk_held_test, bulk_hold_gen_params),
 	KUNIT_CASE(free_pages_bulk_poisoned_test),

@@ -94,8 +94,20 @@ static struct kunit_case structural_bench_cases[] = {
 	{}
 };
 
+static int structural_bench_suite_init(struct kunit_suite *suite)
+{
+	return mm_recorder_register();
+}
+
+static void structural_bench_suite_exit(struct kunit_suite *suite)
+{
+	mm_recorder_unregister();
+}
+
 static struct kunit_suite structural_bench_suite = {
 	.name = "mm_bench_structural",
+	.suite_init = structural_bench_suite_init,
+	.suite_exit = structural_bench_suite_exit,
 	.test_cases = structural_bench_cases,
 };
 kunit_test_suites(&structural_bench_suite);
