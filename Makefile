@@ -8,6 +8,7 @@
 #                 (both: PROFILE=smoke|quick|full, BOOTS=n, CLOCK=host|icount)
 #   make mutants  every mutant of kunit/mutants/ must be killed (MUTANT=names,
 #                 GRANULE=16k|64k|nothp moves the main lane's ones there)
+#   make hunks    which hunks of the series a mutant pins (no kernel build)
 #   make walk     the suites at every prefix of the series (BENCH=glob,
 #                 GRANULE=main|16k|64k|nothp)
 #   make granules both trees on 4K, 16K, 64K pages and without THP
@@ -20,9 +21,9 @@ BOOTS ?= 4
 CLOCK ?= host
 
 .PHONY: report test verify unit trees deps bench mutants walk sanitize cross \
-	granules clean
+	granules hunks clean
 
-test verify unit trees deps sanitize cross granules:
+test verify unit trees deps sanitize cross granules hunks:
 	@$(TOOL) $@
 
 report bench:

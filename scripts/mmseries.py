@@ -17,6 +17,7 @@ import bench_report
 import bench_run
 import checkpatch
 import cross
+import hunks
 import kunit_run
 import manifest
 import mutants
@@ -158,7 +159,28 @@ def cmd_mutants(args: argparse.Namespace) -> int:
     with project.build_lock(project.CACHE):
         prepare_trees()
         survived = mutants.run(project.CACHE, args.names, args.granule)
+        print_hunks()
     return 1 if survived else 0
+
+
+def print_hunks() -> hunks.Coverage:
+    """Which hunks of the series a mutant pins (hunks.py), into
+    build/hunks.txt; the summary line on stdout."""
+    cov = hunks.measure(project.CACHE / 'linux.git')
+    text = hunks.render(cov, hunks.series_hunks(project.PATCHES))
+    project.RESULTS.mkdir(parents=True, exist_ok=True)
+    (project.RESULTS / 'hunks.txt').write_text(text + '\n')
+    for stale in cov.stale:
+        print(f'kunit/hunks.tsv: {stale}')
+    print(f'{cov.line()} (every hunk: {project.RESULTS / "hunks.txt"})')
+    return cov
+
+
+def cmd_hunks(_: argparse.Namespace) -> int:
+    with project.build_lock(project.CACHE):
+        prepare_trees()
+    cov = print_hunks()
+    return 1 if cov.stale or cov.holes else 0
 
 
 def cmd_walk(args: argparse.Namespace) -> int:
@@ -238,14 +260,18 @@ def cmd_test(_: argparse.Namespace) -> int:
     unit_good, unit_bad = run_unit()
     kunit_good, kunit_bad = run_verify()
     clean, unclean = run_checkpatch()
+    cov = print_hunks()
+    accounted = len(cov.pinned) + len(cov.listed)
+    unaccounted = len(cov.holes) + len(cov.stale)
     smoke, _ = run_bench('smoke', 1, 'host')
     print(f'\nhost tests: {unit_good} passed, {unit_bad} failed; '
           f'KUnit matrix cells: {kunit_good} as expected, {kunit_bad} differ; '
           f'checkpatch: {clean} patches clean, {unclean} not; '
-          f'benchmark smoke: {smoke} ran on both trees')
-    print(f'{unit_good + kunit_good + clean + smoke} passed, '
-          f'{unit_bad + kunit_bad + unclean} failed')
-    return 1 if unit_bad or kunit_bad or unclean else 0
+          f'hunks: {accounted} pinned or listed, {unaccounted} holes or '
+          f'stale rows; benchmark smoke: {smoke} ran on both trees')
+    print(f'{unit_good + kunit_good + clean + accounted + smoke} passed, '
+          f'{unit_bad + kunit_bad + unclean + unaccounted} failed')
+    return 1 if unit_bad or kunit_bad or unclean or unaccounted else 0
 
 
 # Subcommand: (function, one-line help).
@@ -265,6 +291,8 @@ COMMANDS: Dict[str, Tuple[Callable[[argparse.Namespace], int], str]] = {
     'bench': (cmd_bench, 'the A/B benchmark report'),
     'mutants': (cmd_mutants, 'apply each mutant alone to the patched tree; '
                              'each must be killed'),
+    'hunks': (cmd_hunks, 'which hunks of the series a mutant pins, and '
+                         'why the others are not (kunit/hunks.tsv)'),
     'sanitize': (cmd_sanitize, "the patched tree's suites under KASAN, "
                                'lockdep, kmemleak and co.'),
     'cross': (cmd_cross, 'every prefix built for x86_64 and riscv64; '

@@ -4,6 +4,7 @@ import io
 import unittest
 from unittest import mock
 
+import hunks
 import mmseries
 from project import SeriesError
 
@@ -39,13 +40,18 @@ class MainTest(unittest.TestCase):
                                   return_value=(15, 1)), \
                 mock.patch.object(mmseries, 'run_checkpatch',
                                   return_value=(18, 1)), \
+                mock.patch.object(mmseries, 'print_hunks',
+                                  return_value=hunks.Coverage(
+                                      5, {('0002', 'a.c', 1): ['m']},
+                                      {('0002', 'a.c', 2): 'doc'},
+                                      [], ['0002 a.c#9: no such hunk'])), \
                 mock.patch.object(mmseries, 'run_bench',
                                   return_value=(7, 0)) as smoke, \
                 contextlib.redirect_stdout(out):
             self.assertEqual(mmseries.main(['test']), 1)
         smoke.assert_called_once_with('smoke', 1, 'host')
         self.assertEqual(out.getvalue().splitlines()[-1],
-                         '70 passed, 3 failed')
+                         '72 passed, 4 failed')
 
     def test_unknown_names_are_refused_before_the_build_lock(self) -> None:
         lock = mock.Mock(side_effect=AssertionError('took the lock'))
