@@ -770,6 +770,36 @@ static void page_table_check_across_sections_test(struct kunit *test)
 }
 #endif
 
+#if defined(CONFIG_PAGE_TABLE_CHECK) && defined(CONFIG_TRANSPARENT_HUGEPAGE)
+/*
+ * THP maps a PMD with set_pmd_at() and takes it down with
+ * pmdp_huge_get_and_clear(), which 0009 routes through the any-size
+ * helpers: page_table_check must account each page of the PMD once, and
+ * unaccount each again.
+ */
+static void thp_pmd_page_table_check_test(struct kunit *test)
+{
+	struct entry_fixture *f = entry_fixture_create(test, &entry_sizes[1],
+						       true);
+	pmd_t pmd = pmd_mkhuge(pfn_pmd(f->pfn, f->vma->vm_page_prot));
+	pmd_t *pmdp = (pmd_t *)f->ptep;
+
+	if (static_branch_likely(&page_table_check_disabled))
+		kunit_skip(test, "needs page_table_check on (page_table_check=on)");
+	set_pmd_at(f->mm, f->addr, pmdp, pmd);
+	expect_ptc_records(test, f, 1);
+	KUNIT_EXPECT_EQ(test, pmd_pfn(pmdp_huge_get_and_clear(f->mm, f->addr,
+							      pmdp)),
+			f->pfn);
+	expect_ptc_records(test, f, 0);
+}
+#else
+static void thp_pmd_page_table_check_test(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_PAGE_TABLE_CHECK and CONFIG_TRANSPARENT_HUGEPAGE");
+}
+#endif
+
 static struct kunit_case arm64_hugetlb_entries_cases[] = {
 	KUNIT_CASE_PARAM(set_huge_pte_at_test, entry_param_gen),
 	KUNIT_CASE_PARAM(set_huge_pte_at_over_none_no_flush_test,
@@ -793,6 +823,7 @@ static struct kunit_case arm64_hugetlb_entries_cases[] = {
 	KUNIT_CASE(set_ptes_user_no_barriers_test),
 	KUNIT_CASE_PARAM(page_table_check_across_sections_test,
 			 section_size_gen_params),
+	KUNIT_CASE(thp_pmd_page_table_check_test),
 	{}
 };
 

@@ -96,14 +96,21 @@ def tool_command(action: str, build_dir: str, configs: Sequence[Path],
 
 def suite_filter(patterns: Sequence[str]) -> Optional[str]:
     """kunit.py's filter glob for case patterns (suite.case.param, fnmatch)
-    when they all name one suite: boot only that suite. kunit.filter_glob
-    takes a single glob, so patterns of several suites run everything."""
+    when they all name one suite: boot only that suite, or only that case
+    when they all name one case (so that a crash in an earlier case of the
+    suite cannot keep it from running). kunit.filter_glob takes a single
+    glob, so patterns of several suites run everything."""
+    def plain(name: str) -> bool:
+        return bool(name) and not any(c in name for c in '*?[')
+
     suites = {p.split('.', 1)[0] for p in patterns}
-    if len(suites) == 1:
-        suite = suites.pop()
-        if not any(c in suite for c in '*?['):
-            return suite
-    return None
+    if len(suites) != 1 or not plain(next(iter(suites))):
+        return None
+    suite = suites.pop()
+    cases = {(p.split('.') + [''])[1] for p in patterns}
+    if len(cases) == 1 and plain(next(iter(cases))):
+        return f'{suite}.{cases.pop()}'
+    return suite
 
 
 def matching(outcomes: Dict[str, str], patterns: Sequence[str]

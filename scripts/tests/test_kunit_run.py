@@ -112,6 +112,12 @@ class PatternsTest(unittest.TestCase):
         self.assertEqual(kunit_run.suite_filter(['s.t.64K*', 's.u']), 's')
         self.assertIsNone(kunit_run.suite_filter(['s.a', 't.b']))
         self.assertIsNone(kunit_run.suite_filter(['s*.a']))
+        # One case: only it boots, so an earlier case's crash cannot hide it.
+        self.assertEqual(kunit_run.suite_filter(['s.t.*']), 's.t')
+        self.assertEqual(kunit_run.suite_filter(['s.t.contpte',
+                                                 's.t.contpmd']), 's.t')
+        self.assertEqual(kunit_run.suite_filter(['s.*hold_*']), 's')
+        self.assertEqual(kunit_run.suite_filter(['s']), 's')
 
     def test_matching(self) -> None:
         self.assertEqual(kunit_run.matching({'s.a.1': 'pass', 's.b': 'fail',
