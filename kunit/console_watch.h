@@ -3,9 +3,10 @@
  * What the console says while a case's own task acts, seen through the
  * console tracepoint as mm/kfence/kfence_test.c sees its reports: a suite
  * registers the probe once (suite_init/suite_exit); a case watches for a
- * line of its own task that holds one or two texts, e.g. "WARNING: " and
- * " at mm/vmalloc.c:" for a WARN of that file, and reads the first such
- * line. Lines of other tasks and other cases are never kept.
+ * line of its own task that holds one or two texts, e.g. " at mm/vmalloc.c:"
+ * and "__vunmap_range_noflush+" for a WARN of that file and function, and
+ * reads the first such line. Lines of other tasks and other cases are never
+ * kept.
  */
 #ifndef _MM_SERIES_KUNIT_CONSOLE_WATCH_H
 #define _MM_SERIES_KUNIT_CONSOLE_WATCH_H
