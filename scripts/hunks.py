@@ -16,7 +16,7 @@ which the host tests and `make mutants` report.
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Sequence, Tuple
 
 import project
 import series
