@@ -763,8 +763,36 @@ static void page_table_check_across_sections_test(struct kunit *test)
 	huge_ptep_get_and_clear(f->mm, f->addr, f->ptep, s->size);
 	expect_ptc_records(test, f, 0);
 }
+
+/*
+ * The same for a block of every size: each of its entries is accounted
+ * and unaccounted at the entry's own size, when the block is mapped, when
+ * it is mapped again over itself (break-before-make clears it first) and
+ * when it is cleared. An entry cleared as a pte would leave all but one
+ * page of its pmd mapped.
+ */
+static void page_table_check_block_test(struct kunit *test)
+{
+	const struct entry_size *s = test->param_value;
+	struct entry_fixture *f;
+
+	if (static_branch_likely(&page_table_check_disabled))
+		kunit_skip(test, "needs page_table_check on (page_table_check=on)");
+	f = entry_fixture_create(test, s, true);
+	set_huge_pte_at(f->mm, f->addr, f->ptep, present_entry(f), s->size);
+	expect_ptc_records(test, f, 1);
+	set_huge_pte_at(f->mm, f->addr, f->ptep, present_entry(f), s->size);
+	expect_ptc_records(test, f, 1);
+	huge_ptep_get_and_clear(f->mm, f->addr, f->ptep, s->size);
+	expect_ptc_records(test, f, 0);
+}
 #else
 static void page_table_check_across_sections_test(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_PAGE_TABLE_CHECK");
+}
+
+static void page_table_check_block_test(struct kunit *test)
 {
 	kunit_skip(test, "needs CONFIG_PAGE_TABLE_CHECK");
 }
@@ -823,6 +851,7 @@ static struct kunit_case arm64_hugetlb_entries_cases[] = {
 	KUNIT_CASE(set_ptes_user_no_barriers_test),
 	KUNIT_CASE_PARAM(page_table_check_across_sections_test,
 			 section_size_gen_params),
+	KUNIT_CASE_PARAM(page_table_check_block_test, entry_size_gen_params),
 	KUNIT_CASE(thp_pmd_page_table_check_test),
 	{}
 };

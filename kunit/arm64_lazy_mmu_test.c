@@ -16,6 +16,8 @@
 #include <linux/io.h>
 #include <linux/irq_work.h>
 #include <linux/mm.h>
+#include <linux/mman.h>
+#include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
 #include "console_watch.h"
@@ -302,33 +304,105 @@ static void softirq_write_immediate_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p.rec->nr_barriers, 0);
 }
 
-/* The pmd of a kernel address that is mapped with a pte table. */
-static pmd_t *kernel_pmdp(struct kunit *test, unsigned long addr)
-{
-	pgd_t *pgdp = pgd_offset_k(addr);
-	p4d_t *p4dp = p4d_offset(pgdp, addr);
-	pud_t *pudp = pud_offset(p4dp, addr);
-	pmd_t *pmdp = pmd_offset(pudp, addr);
+/*
+ * Table entries above the ptes get the same treatment: set_pmd(),
+ * set_pud(), set_p4d() and set_pgd() of a valid entry defer their pair
+ * inside the mode. Each case rewrites a live table entry with its own
+ * value: the case's own vmalloc page's pmd, pud and p4d in the kernel's
+ * tables, and, as every pgd entry of the kernel's is in swapper_pg_dir
+ * (written through the fixmap, with its own barriers, on every tree), the
+ * pgd entry of the case's own user mapping. A level the running kernel
+ * folds has no entry of its own to write.
+ */
+enum table_level { TABLE_PMD, TABLE_PUD, TABLE_P4D, TABLE_PGD };
 
-	KUNIT_ASSERT_TRUE(test, pmd_table(READ_ONCE(*pmdp)));
-	return pmdp;
+struct table_write {
+	const char *desc;
+	enum table_level level;
+};
+
+static const struct table_write table_writes[] = {
+	{ "kernel_pmd", TABLE_PMD },
+	{ "kernel_pud", TABLE_PUD },
+	{ "kernel_p4d", TABLE_P4D },
+	{ "user_pgd", TABLE_PGD },
+};
+
+KUNIT_ARRAY_PARAM_DESC(table_write, table_writes, desc);
+
+/* A page of the case's user mapping, touched so that its tables exist. */
+static unsigned long user_page_mapped(struct kunit *test)
+{
+	unsigned long addr = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE,
+					   PROT_READ | PROT_WRITE,
+					   MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	char c = 1;
+
+	KUNIT_ASSERT_FALSE(test, !addr || IS_ERR_VALUE(addr));
+	KUNIT_ASSERT_EQ(test, copy_to_user((void __user *)addr, &c, 1), 0UL);
+	return addr;
 }
 
 /*
- * Table entries above the ptes get the same treatment: set_pmd() of a valid
- * kernel entry defers its pair inside the mode. The entry rewritten is the
- * live pmd of the case's own vmalloc page, with its own value.
+ * Rewrites the entry of @w's level with its own value: the user pgd entry
+ * of @uaddr, or the kernel entry of @kaddr at the other levels.
  */
-static void kernel_pmd_write_deferred_test(struct kunit *test)
+static void table_entry_rewrite(struct kunit *test,
+				const struct table_write *w,
+				unsigned long kaddr, unsigned long uaddr)
 {
-	struct vm_struct *area = kunit_vm_area(test, vmalloc(PAGE_SIZE));
-	pmd_t *pmdp = kernel_pmdp(test, (unsigned long)area->addr);
-	struct mm_recorder *rec = mm_recorder_start(test, &init_mm);
+	pgd_t *pgdp;
+	p4d_t *p4dp;
+	pud_t *pudp;
+	pmd_t *pmdp;
 
-	arch_enter_lazy_mmu_mode();
+	if (w->level == TABLE_PGD) {
+		pgdp = pgd_offset(current->mm, uaddr);
+		KUNIT_ASSERT_TRUE(test, pgd_present(READ_ONCE(*pgdp)) &&
+					!pgd_bad(READ_ONCE(*pgdp)));
+		KUNIT_ASSERT_FALSE(test, in_swapper_pgdir(pgdp));
+		set_pgd(pgdp, READ_ONCE(*pgdp));
+		return;
+	}
+	p4dp = p4d_offset(pgd_offset_k(kaddr), kaddr);
+	if (w->level == TABLE_P4D) {
+		KUNIT_ASSERT_TRUE(test, p4d_present(READ_ONCE(*p4dp)) &&
+					!p4d_bad(READ_ONCE(*p4dp)));
+		KUNIT_ASSERT_FALSE(test, in_swapper_pgdir(p4dp));
+		set_p4d(p4dp, READ_ONCE(*p4dp));
+		return;
+	}
+	pudp = pud_offset(p4dp, kaddr);
+	if (w->level == TABLE_PUD) {
+		KUNIT_ASSERT_TRUE(test, pud_table(READ_ONCE(*pudp)));
+		KUNIT_ASSERT_FALSE(test, in_swapper_pgdir(pudp));
+		set_pud(pudp, READ_ONCE(*pudp));
+		return;
+	}
+	pmdp = pmd_offset(pudp, kaddr);
+	KUNIT_ASSERT_TRUE(test, pmd_table(READ_ONCE(*pmdp)));
 	set_pmd(pmdp, READ_ONCE(*pmdp));
+}
+
+static void table_write_deferred_test(struct kunit *test)
+{
+	const struct table_write *w = test->param_value;
+	struct vm_struct *area = kunit_vm_area(test, vmalloc(PAGE_SIZE));
+	unsigned long uaddr = 0;
+	struct mm_recorder *rec;
+
+	if (w->level == TABLE_PUD && !pgtable_l4_enabled())
+		kunit_skip(test, "needs four page-table levels, the pud is folded");
+	if (w->level >= TABLE_P4D && !pgtable_l5_enabled())
+		kunit_skip(test, "needs five page-table levels (52-bit VA on 4K pages), the p4d is folded");
+	if (w->level == TABLE_PGD)
+		uaddr = user_page_mapped(test);
+
+	rec = mm_recorder_start(test, &init_mm);
+	arch_enter_lazy_mmu_mode();
+	table_entry_rewrite(test, w, (unsigned long)area->addr, uaddr);
 	KUNIT_EXPECT_EQ_MSG(test, rec->nr_barriers, 0,
-			    "set_pmd() issued its pair inside the mode");
+			    "a %s write issued its pair inside the mode", w->desc);
 	arch_leave_lazy_mmu_mode();
 	KUNIT_EXPECT_EQ(test, rec->nr_barriers, 1);
 }
@@ -500,7 +574,7 @@ static struct kunit_case arm64_lazy_mmu_cases[] = {
 	KUNIT_CASE(user_write_not_deferred_test),
 	KUNIT_CASE(irq_write_immediate_test),
 	KUNIT_CASE(softirq_write_immediate_test),
-	KUNIT_CASE(kernel_pmd_write_deferred_test),
+	KUNIT_CASE_PARAM(table_write_deferred_test, table_write_gen_params),
 	KUNIT_CASE(unbalanced_leave_warns_test),
 	KUNIT_CASE(ioremap_barrier_pairs_test),
 	KUNIT_CASE_PARAM(vmalloc_barrier_pairs_test,

@@ -496,6 +496,96 @@ static void exec_fault_reads_one_folio_test(struct kunit *test)
 }
 
 /*
+ * An exec size of 2 pages (8K on 4K pages) is a window below the 4 pages
+ * page_cache_ra_order() takes in large folios: the fault still reads just
+ * the naturally aligned 2-page window around it, as that function's
+ * fallback does, in order-0 folios; not read-around.
+ */
+static void exec_window_below_readahead_minimum_test(struct kunit *test)
+{
+	static const struct page_cache_folio want[] = { { 36, 0 }, { 37, 0 } };
+	struct vfsmount *sys = file_enabled_begin(test);
+	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
+	struct page_cache_file *f;
+
+	KUNIT_ASSERT_GT(test, control_write(sys, 1, "always+exec"), 0);
+	f = page_cache_file_create(test, mnt, FILE_PAGES, true, 0,
+				   MAX_PAGECACHE_ORDER, PAGE_SIZE);
+	page_cache_file_fault(test, f, 37);
+	expect_folios(test, f, want, ARRAY_SIZE(want));
+}
+
+/* How a case narrows a mapping before faulting in it. */
+enum mapping_tuning {
+	/* as a filesystem that never asked for large folios */
+	SMALL_FOLIOS_ONLY,
+	/* as a device whose readahead is set to 0 */
+	READAHEAD_OFF,
+};
+
+static struct page_cache_file *tuned_file(struct kunit *test,
+					  struct vfsmount *mnt, bool exec,
+					  enum mapping_tuning tuning)
+{
+	struct page_cache_file *f;
+
+	f = page_cache_file_create(test, mnt, FILE_PAGES, exec, 0,
+				   MAX_PAGECACHE_ORDER, PAGE_SIZE);
+	if (tuning == SMALL_FOLIOS_ONLY)
+		mapping_set_folio_order_range(f->mapping, 0, 0);
+	else
+		f->file->f_ra.ra_pages = 0;
+	return f;
+}
+
+/*
+ * In a mapping without large folios an exec size changes nothing: one
+ * folio of that size could not be had, so the fault reads around as it
+ * does in a data mapping of the same file system.
+ */
+static void exec_size_needs_large_folios_test(struct kunit *test)
+{
+	struct vfsmount *sys = file_enabled_begin(test);
+	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
+	struct page_cache_folio data[FOLIOS_MAX];
+	struct page_cache_file *f;
+	unsigned int nr;
+
+	KUNIT_ASSERT_GT(test, control_write(sys, ORDER_16_PAGES, "always+exec"),
+			0);
+	f = tuned_file(test, mnt, false, SMALL_FOLIOS_ONLY);
+	page_cache_file_fault(test, f, 37);
+	nr = page_cache_file_folios(f, data, ARRAY_SIZE(data));
+	/* Read-around: more than the exec size's 16 pages, all order 0. */
+	KUNIT_ASSERT_GT(test, nr, 16);
+	f = tuned_file(test, mnt, true, SMALL_FOLIOS_ONLY);
+	page_cache_file_fault(test, f, 37);
+	expect_folios(test, f, data, nr);
+}
+
+/*
+ * The exec size's folio is the fault's own: it is read with readahead off
+ * too, where a data mapping reads just the faulting page.
+ */
+static void exec_size_with_readahead_off_test(struct kunit *test)
+{
+	static const struct page_cache_folio data_want = { 37, 0 };
+	static const struct page_cache_folio exec_want = { 32, ORDER_16_PAGES };
+	struct vfsmount *sys = file_enabled_begin(test);
+	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
+	struct page_cache_file *f;
+
+	KUNIT_ASSERT_GT(test, control_write(sys, ORDER_16_PAGES, "always+exec"),
+			0);
+	f = tuned_file(test, mnt, false, READAHEAD_OFF);
+	page_cache_file_fault(test, f, 37);
+	expect_folios(test, f, &data_want, 1);
+	f = tuned_file(test, mnt, true, READAHEAD_OFF);
+	page_cache_file_fault(test, f, 37);
+	expect_folios(test, f, &exec_want, 1);
+}
+
+/*
  * A fault at page 37 of an executable mapping reads the same folios as one
  * of a data mapping; returns how many the data mapping's fault read.
  */
@@ -628,6 +718,32 @@ static void read_around_keeps_to_allowed_sizes_test(struct kunit *test)
 }
 
 /*
+ * A mapping whose folios are at least 4 pages (a file system block larger
+ * than a page) keeps that minimum when file_enabled allows none of its
+ * sizes: read-around falls back to the minimum, never below it.
+ */
+static void read_around_keeps_min_order_test(struct kunit *test)
+{
+	struct vfsmount *sys = file_enabled_begin(test);
+	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
+	struct page_cache_folio folios[FOLIOS_MAX];
+	struct page_cache_file *f;
+	unsigned int order, nr, i;
+
+	for (order = FILE_ORDER_MIN; order <= FILE_ORDER_MAX; order++)
+		KUNIT_ASSERT_GT(test, control_write(sys, order, "never"), 0);
+	f = page_cache_file_create(test, mnt, FILE_PAGES, false, ORDER_4_PAGES,
+				   MAX_PAGECACHE_ORDER, PAGE_SIZE);
+	page_cache_file_fault(test, f, 37);
+	nr = page_cache_file_folios(f, folios, ARRAY_SIZE(folios));
+	KUNIT_EXPECT_GT(test, nr, 1);
+	for (i = 0; i < nr; i++)
+		KUNIT_EXPECT_EQ_MSG(test, folios[i].order, ORDER_4_PAGES,
+				    "folio at %lu: not of the mapping's minimum order",
+				    folios[i].index);
+}
+
+/*
  * file_enabled also keeps to the allowed sizes the folios that
  * __filemap_get_folio() creates for a caller asking for a size, as
  * buffered writes of filesystems with large folios do: a request for 16
@@ -678,12 +794,16 @@ static struct kunit_case file_exec_readahead_cases[] = {
 	KUNIT_CASE_PARAM(exec_fault_reads_one_folio_test,
 			 exec_fault_gen_params),
 	KUNIT_CASE(exec_size_ignores_data_mappings_test),
+	KUNIT_CASE(exec_window_below_readahead_minimum_test),
+	KUNIT_CASE(exec_size_needs_large_folios_test),
+	KUNIT_CASE(exec_size_with_readahead_off_test),
 	KUNIT_CASE_PARAM(get_folio_keeps_to_allowed_sizes_test,
 			 get_folio_gen_params),
 	KUNIT_CASE_PARAM(exec_mark_removed_test, mark_remover_gen_params),
 	KUNIT_CASE(no_exec_size_unchanged_test),
 	KUNIT_CASE_PARAM(read_around_keeps_to_allowed_sizes_test,
 			 allowed_sizes_gen_params),
+	KUNIT_CASE(read_around_keeps_min_order_test),
 	{}
 };
 

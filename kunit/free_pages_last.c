@@ -9,20 +9,12 @@
  * A run of the first and last suites alone loses no page at all.
  */
 #include <kunit/test.h>
-#include <linux/file.h>
-#include <linux/fs.h>
 #include <linux/mm.h>
-#include <linux/mman.h>
-#include <linux/mount.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/uaccess.h>
 
 #include "free_pages_check.h"
 #include "kern_mount_fixture.h"
-
-/* 16 MiB with 4K pages: about 0.2% of the guest's 8 GiB. */
-#define FREE_PAGES_TOLERANCE	4096L
 
 static void free_pages_after_test(struct kunit *test)
 {
@@ -50,57 +42,26 @@ static void free_pages_after_test(struct kunit *test)
  * kmemleak scans on its own only every ten minutes: ask for a scan now,
  * through its debugfs file (debugfs mounted in the kernel, as nothing is
  * mounted under kunit.py), and count what it reports as unreferenced.
- * The file has .write and .read but no _iter methods, so kernel_write()
- * and kernel_read() refuse it: go through vfs_write()/vfs_read() with a
- * buffer in a user mapping of the case's own (kunit_vm_mmap()).
  */
 #define KMEMLEAK_REPORT_MAX	(64 * 1024)
-
-static ssize_t kmemleak_file_io(struct kunit *test, struct vfsmount *mnt,
-				int flags, char __user *ubuf, size_t len)
-{
-	struct file *file = file_open_root_mnt(mnt, "kmemleak", flags, 0);
-	ssize_t done = 0, ret;
-	loff_t pos = 0;
-
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(file), "open: %ld", PTR_ERR(file));
-	do {
-		if (flags == O_WRONLY)
-			ret = vfs_write(file, ubuf + done, len - done, &pos);
-		else
-			ret = vfs_read(file, ubuf + done, len - done, &pos);
-		if (ret > 0)
-			done += ret;
-	} while (ret > 0 && done < len);
-	fput(file);
-	return ret < 0 ? ret : done;
-}
 
 static void kmemleak_scan_test(struct kunit *test)
 {
 	unsigned int leaks = 0;
 	struct vfsmount *mnt;
-	char __user *ubuf;
 	char *buf, *p;
-	ssize_t len;
 
 	if (!IS_ENABLED(CONFIG_DEBUG_KMEMLEAK))
 		kunit_skip(test, "CONFIG_DEBUG_KMEMLEAK is off");
 	mnt = kunit_kern_mount(test, "debugfs");
-	ubuf = (char __user *)kunit_vm_mmap(test, NULL, 0, KMEMLEAK_REPORT_MAX,
-					    PROT_READ | PROT_WRITE,
-					    MAP_ANONYMOUS | MAP_PRIVATE, 0);
-	KUNIT_ASSERT_NOT_NULL_MSG(test, ubuf, "no user mapping");
 	buf = kunit_kzalloc(test, KMEMLEAK_REPORT_MAX + 1, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 
 	/* Synchronous: the write returns once the scan is over. */
-	KUNIT_ASSERT_EQ(test, copy_to_user(ubuf, "scan", 4), 0);
-	KUNIT_ASSERT_EQ(test, kmemleak_file_io(test, mnt, O_WRONLY, ubuf, 4), 4);
-
-	len = kmemleak_file_io(test, mnt, O_RDONLY, ubuf, KMEMLEAK_REPORT_MAX);
-	KUNIT_ASSERT_GE(test, len, 0);
-	KUNIT_ASSERT_EQ(test, copy_from_user(buf, ubuf, len), 0);
+	KUNIT_ASSERT_EQ(test, kern_mount_write_user(test, mnt, "kmemleak",
+						    "scan"), 4);
+	KUNIT_ASSERT_GE(test, kern_mount_read_user(test, mnt, "kmemleak", buf,
+						   KMEMLEAK_REPORT_MAX + 1), 0);
 
 	for (p = buf; (p = strstr(p, "unreferenced object")); p++)
 		leaks++;

@@ -21,4 +21,23 @@ struct vfsmount *kunit_kern_mount(struct kunit *test, const char *fstype);
 ssize_t kern_mount_write(struct vfsmount *mnt, const char *path,
 			 const char *value);
 
+/*
+ * The same for files whose handler takes only user memory (debugfs
+ * attributes: ->write without ->write_iter, which kernel_write() refuses):
+ * @value goes through a buffer in the case's own user mapping, as write(2)
+ * would pass it, in as many calls as the file takes. Case context only
+ * (the user mapping is the case task's).
+ */
+ssize_t kern_mount_write_user(struct kunit *test, struct vfsmount *mnt,
+			      const char *path, const char *value);
+
+/*
+ * Reads the file at @path under @mnt from its start, as read(2) calls
+ * until its end would, through the case's user mapping, into @value
+ * (NUL-terminated, at most @size bytes with the NUL): returns the bytes
+ * read or an error.
+ */
+ssize_t kern_mount_read_user(struct kunit *test, struct vfsmount *mnt,
+			     const char *path, char *value, size_t size);
+
 #endif

@@ -22,6 +22,7 @@
 #include <asm/sections.h>
 
 #include "console_watch.h"
+#include "kern_mount_fixture.h"
 #include "page_events.h"
 #include "vm_area_fixture.h"
 
@@ -696,20 +697,26 @@ static void expect_order0_pages(struct kunit *test, struct vm_struct *area)
 }
 
 /*
- * From the area's first page on: blocks of order min(MAX_PAGE_ORDER,
- * ilog2(pages left)), each taken whole from the buddy allocator, naturally
- * aligned and in the area in pfn order, for as long as that order is above
- * @floor_order. Returns how many blocks it checked.
+ * From the area's first page on: blocks taken whole from the buddy
+ * allocator, naturally aligned and in the area in pfn order, each split to
+ * order 0, for as long as the order tried is above @floor_order. The order
+ * tried first is min(@top_order, ilog2(pages left)); a block the buddy
+ * allocator cannot give makes vmalloc try the next order down and keep to
+ * it, so a block may be smaller than tried (fragmentation), and the orders
+ * after it are no larger. Returns how many blocks it checked; the order of
+ * the first in @first_order (-1 if none).
  */
 static unsigned int expect_large_blocks(struct kunit *test,
 					const struct page_events *ev,
 					const struct vm_struct *area,
-					unsigned int floor_order)
+					unsigned int floor_order,
+					unsigned int top_order, int *first_order)
 {
 	unsigned int i = 0, j, blocks = 0;
 
+	*first_order = -1;
 	while (i < area->nr_pages) {
-		unsigned int order = min_t(unsigned int, MAX_PAGE_ORDER,
+		unsigned int order = min_t(unsigned int, top_order,
 					   ilog2(area->nr_pages - i));
 		unsigned long pfn = page_to_pfn(area->pages[i]);
 		const struct page_event *alloc;
@@ -717,10 +724,16 @@ static unsigned int expect_large_blocks(struct kunit *test,
 		if (order <= floor_order)
 			break;
 		alloc = page_events_alloc_at(ev, pfn);
-		KUNIT_ASSERT_TRUE_MSG(test, alloc && alloc->order == order,
+		KUNIT_ASSERT_TRUE_MSG(test, alloc && alloc->order > floor_order &&
+				      alloc->order <= order,
 				      "page %u not taken whole at order %u (floor %u, got %d)",
 				      i, order, floor_order,
 				      alloc ? (int)alloc->order : -1);
+		/* The fallback: smaller blocks from here on. */
+		order = alloc->order;
+		top_order = order;
+		if (*first_order < 0)
+			*first_order = order;
 		KUNIT_EXPECT_TRUE_MSG(test, IS_ALIGNED(pfn, 1UL << order),
 				      "block at page %u: pfn %#lx, order %u",
 				      i, pfn, order);
@@ -740,10 +753,11 @@ static void large_order_blocks_test(struct kunit *test)
 	const struct large_size *s = test->param_value;
 	struct page_events *ev = page_events_start(test);
 	struct vm_struct *area = vmalloc_area(test, s->size, GFP_KERNEL);
+	int first_order;
 
 	page_events_stop(ev);
 	expect_order0_pages(test, area);
-	expect_large_blocks(test, ev, area, 0);
+	expect_large_blocks(test, ev, area, 0, MAX_PAGE_ORDER, &first_order);
 }
 
 /*
@@ -778,6 +792,197 @@ static void nofail_test(struct kunit *test)
 {
 	expect_order0_pages(test, vmalloc_area(test, 256 * PAGE_SIZE,
 					       GFP_KERNEL | __GFP_NOFAIL));
+}
+
+/*
+ * When the buddy allocator cannot give a block, vmalloc tries the next
+ * order down, and keeps to it: with every order from @fail_order up made
+ * to fail, the area is blocks of order @fail_order - 1 (if above 0), then
+ * order-0 pages. The failures are injected at run time through
+ * fail_page_alloc's debugfs attributes, for the case's own task only
+ * (task-filter, make-it-fail), and only for allocations that may not
+ * reclaim, as the large blocks may not (ignore-gfp-wait): order-0 pages,
+ * the page array and page tables are left alone.
+ */
+struct large_fallback {
+	const char *desc;
+	unsigned int nr_pages;
+	unsigned int fail_order;
+};
+
+static const struct large_fallback large_fallbacks[] = {
+	{ "1024_pages_order_8_up_fail", 1024, 8 },
+	{ "64_pages_order_2_up_fail", 64, 2 },
+	{ "64_pages_order_1_up_fail", 64, 1 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(large_fallback, large_fallbacks, desc);
+
+#if defined(CONFIG_FAIL_PAGE_ALLOC) && defined(CONFIG_FAULT_INJECTION_DEBUG_FS)
+struct fail_attr {
+	const char *file;
+	const char *value;
+	char saved[32];
+	bool set;
+};
+
+/*
+ * Probability last: nothing fails before the filter and bounds are set.
+ * vmalloc's pages are __GFP_HIGHMEM, which fail_page_alloc ignores by
+ * default.
+ */
+static const char * const fail_attr_files[] = {
+	"task-filter", "ignore-gfp-wait", "ignore-gfp-highmem", "verbose",
+	"space", "interval", "times", "min-order", "probability",
+};
+
+static void fail_attrs_restore(struct kunit *test, struct vfsmount *dbg,
+			       struct fail_attr *attrs, unsigned int nr)
+{
+	char path[64];
+
+	while (nr--) {
+		if (!attrs[nr].set)
+			continue;
+		snprintf(path, sizeof(path), "fail_page_alloc/%s",
+			 attrs[nr].file);
+		KUNIT_EXPECT_GT_MSG(test, kern_mount_write_user(test, dbg, path,
+						attrs[nr].saved), 0,
+				    "cannot restore %s to %s", path,
+				    attrs[nr].saved);
+	}
+}
+
+/*
+ * __vmalloc(@size) with every allocation of @fail_order or more that may
+ * not reclaim failing for this task. The attributes are saved first and
+ * restored before any assertion, so that a failing case leaves
+ * fail_page_alloc as it found it.
+ */
+static void *vmalloc_failing_from(struct kunit *test, unsigned long size,
+				  unsigned int fail_order)
+{
+	struct vfsmount *dbg = kunit_kern_mount(test, "debugfs");
+	struct fail_attr attrs[ARRAY_SIZE(fail_attr_files)];
+	char min_order[16], path[64];
+	unsigned int i, nr_set = 0;
+	struct page *probe = NULL;
+	ssize_t err = 0;
+	void *p = NULL;
+
+	snprintf(min_order, sizeof(min_order), "%u", fail_order);
+	for (i = 0; i < ARRAY_SIZE(attrs); i++) {
+		attrs[i].file = fail_attr_files[i];
+		attrs[i].set = false;
+	}
+	attrs[0].value = "Y";		/* task-filter */
+	attrs[1].value = "Y";		/* ignore-gfp-wait */
+	attrs[2].value = "N";		/* ignore-gfp-highmem */
+	attrs[3].value = "0";		/* verbose */
+	attrs[4].value = "0";		/* space */
+	attrs[5].value = "1";		/* interval */
+	attrs[6].value = "-1";		/* times */
+	attrs[7].value = min_order;	/* min-order */
+	attrs[8].value = "100";		/* probability */
+
+	for (i = 0; i < ARRAY_SIZE(attrs); i++) {
+		snprintf(path, sizeof(path), "fail_page_alloc/%s",
+			 attrs[i].file);
+		err = kern_mount_read_user(test, dbg, path, attrs[i].saved,
+					   sizeof(attrs[i].saved));
+		if (err <= 0)
+			break;
+		err = kern_mount_write_user(test, dbg, path, attrs[i].value);
+		if (err <= 0)
+			break;
+		attrs[i].set = true;
+		nr_set++;
+	}
+	if (nr_set == ARRAY_SIZE(attrs)) {
+		current->make_it_fail = 1;
+		/* A block of @fail_order as vmalloc asks for one must fail. */
+		probe = alloc_pages(GFP_NOWAIT | __GFP_HIGHMEM | __GFP_NOWARN,
+				    fail_order);
+		if (!probe)
+			p = __vmalloc(size, GFP_KERNEL);
+		current->make_it_fail = 0;
+	}
+	fail_attrs_restore(test, dbg, attrs, nr_set);
+	KUNIT_ASSERT_EQ_MSG(test, nr_set, ARRAY_SIZE(attrs),
+			    "cannot set fail_page_alloc/%s: %zd",
+			    attrs[nr_set].file, err);
+	if (probe)
+		__free_pages(probe, fail_order);
+	KUNIT_ASSERT_NULL_MSG(test, probe,
+			      "fail_page_alloc let an order-%u block through",
+			      fail_order);
+	return p;
+}
+#else
+static void *vmalloc_failing_from(struct kunit *test, unsigned long size,
+				  unsigned int fail_order)
+{
+	kunit_skip(test, "needs CONFIG_FAIL_PAGE_ALLOC and CONFIG_FAULT_INJECTION_DEBUG_FS (the ptc lane)");
+	return NULL;
+}
+#endif
+
+static void large_order_fallback_test(struct kunit *test)
+{
+	const struct large_fallback *f = test->param_value;
+	unsigned long size = (unsigned long)f->nr_pages << PAGE_SHIFT;
+	struct page_events *ev = page_events_start(test);
+	struct vm_struct *area;
+	unsigned int want;
+	int first_order;
+
+	area = kunit_vm_area(test, vmalloc_failing_from(test, size,
+							f->fail_order));
+	page_events_stop(ev);
+	KUNIT_ASSERT_EQ(test, area->nr_pages, f->nr_pages);
+	expect_order0_pages(test, area);
+	/* Every order failing: the area is whole all the same, order 0. */
+	want = min_t(unsigned int, f->fail_order - 1, ilog2(f->nr_pages));
+	if (!want)
+		return;
+	expect_large_blocks(test, ev, area, 0, want, &first_order);
+	KUNIT_EXPECT_EQ_MSG(test, first_order, (int)want,
+			    "orders from %u failed: the first block is not of order %u",
+			    f->fail_order, want);
+}
+
+/*
+ * vmalloc on a given node: its large blocks come from that node too, as
+ * its order-0 pages always have. Asks for the node the case does not run
+ * on, so that a block taken from the local node shows.
+ */
+static void large_order_node_test(struct kunit *test)
+{
+	struct page_events *ev = page_events_start(test);
+	int nid = numa_node_id(), other = NUMA_NO_NODE, node, first_order;
+	unsigned long size = 256 * PAGE_SIZE;
+	struct vm_struct *area;
+	unsigned int i;
+
+	for_each_node_state(node, N_MEMORY) {
+		if (node != nid) {
+			other = node;
+			break;
+		}
+	}
+	if (other == NUMA_NO_NODE)
+		kunit_skip(test, "needs a second memory node (CONFIG_NUMA and a two-node guest: the numa lane)");
+
+	area = kunit_vm_area(test, __vmalloc_node(size, 1, GFP_KERNEL, other,
+						  __builtin_return_address(0)));
+	page_events_stop(ev);
+	KUNIT_ASSERT_EQ(test, area->nr_pages, size >> PAGE_SHIFT);
+	for (i = 0; i < area->nr_pages; i++)
+		KUNIT_ASSERT_EQ_MSG(test, page_to_nid(area->pages[i]), other,
+				    "page %u is not of node %d (the case runs on %d)",
+				    i, other, nid);
+	expect_order0_pages(test, area);
+	expect_large_blocks(test, ev, area, 0, MAX_PAGE_ORDER, &first_order);
 }
 
 /*
@@ -818,6 +1023,7 @@ static void huge_area_blocks_test(struct kunit *test)
 	struct vm_struct *area = kunit_vm_area(test,
 					       vmalloc_huge(s->size, GFP_KERNEL));
 	unsigned int area_order = area_page_order(area);
+	int first_order;
 
 	page_events_stop(ev);
 	if (area_order >= MAX_PAGE_ORDER)
@@ -826,7 +1032,8 @@ static void huge_area_blocks_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, area->nr_pages, s->size >> PAGE_SHIFT);
 	expect_order0_pages(test, area);
 	KUNIT_EXPECT_GT_MSG(test, expect_large_blocks(test, ev, area,
-						      area_order), 0U,
+						      area_order, MAX_PAGE_ORDER,
+						      &first_order), 0U,
 			    "no block above the area's order %u", area_order);
 }
 
@@ -835,6 +1042,8 @@ static struct kunit_case vmalloc_large_order_cases[] = {
 	KUNIT_CASE_PARAM(huge_area_blocks_test, huge_size_gen_params),
 	KUNIT_CASE(large_order_gfp_test),
 	KUNIT_CASE(nofail_test),
+	KUNIT_CASE_PARAM(large_order_fallback_test, large_fallback_gen_params),
+	KUNIT_CASE(large_order_node_test),
 	{}
 };
 

@@ -109,9 +109,8 @@ def apply(tree: Tree, mutant: Mutant) -> None:
 
 
 def command(mutant: Mutant, jobs: int) -> List[str]:
-    cmd = kunit_run.kunit_command(mutant.lane, jobs)
-    glob = kunit_run.suite_filter(mutant.patterns)
-    return cmd + [glob] if glob else cmd
+    return kunit_run.kunit_command(mutant.lane, jobs,
+                                   kunit_run.suite_filter(mutant.patterns))
 
 
 def run_one(tree: Tree, mutant: Mutant, cache: Path) -> Dict[str, str]:

@@ -3,7 +3,7 @@
 each tree, and whether they agree."""
 
 from dataclasses import dataclass
-from typing import Dict, List, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from manifest import Expectation
 
@@ -30,8 +30,11 @@ class Row:
 
 def compare(expected: Dict[str, Expectation],
             actual: Dict[str, Dict[str, str]],
-            trees: Sequence[str]) -> List[Row]:
-    """One row per case in the manifest or in any tree's results."""
+            trees: Sequence[str],
+            runs: Optional[Callable[[str, str], bool]] = None) -> List[Row]:
+    """One row per case in the manifest or in any tree's results; a cell
+    for each column (tree) that runs the case: runs(column, case), by
+    default every column runs every case."""
     names = set(expected)
     for outcomes in actual.values():
         names |= set(outcomes)
@@ -40,6 +43,8 @@ def compare(expected: Dict[str, Expectation],
         exp = expected.get(case)
         cells = {}
         for tree in trees:
+            if runs and not runs(tree, case):
+                continue
             want = exp.on(tree) if exp else UNLISTED
             got = actual.get(tree, {}).get(case, 'missing')
             cells[tree] = Cell(want, got)
@@ -62,7 +67,10 @@ def render(rows: Sequence[Row], trees: Sequence[str]) -> str:
     for r in rows:
         line = f'{r.case:<{width}}  {r.feature:<8}'
         for t in trees:
-            c = r.cells[t]
+            c = r.cells.get(t)
+            if c is None:
+                line += f'  {"-":<20}'
+                continue
             mark = 'ok' if c.ok else 'DIFFERS'
             line += f'  {c.expected + "/" + c.actual + " " + mark:<20}'
         lines.append(line.rstrip())

@@ -46,6 +46,31 @@ class CommandTest(unittest.TestCase):
             for config in kunit_run.LANES[lane].configs:
                 self.assertTrue(config.is_file(), config)
 
+    def test_numa_lane_boots_the_ptc_kernel_on_two_nodes(self) -> None:
+        cmd = kunit_run.kunit_command('numa', 2)
+        self.assertIn('--build_dir=.kunit-ptc', cmd)
+        self.assertEqual(
+            [a for a in cmd if a.startswith('--kunitconfig=')],
+            [a for a in kunit_run.kunit_command('ptc', 2)
+             if a.startswith('--kunitconfig=')])
+        self.assertIn('--qemu_config='
+                      f'{kunit_run.QEMU_CONFIGS / "arm64_mm_two_nodes.py"}',
+                      cmd)
+        self.assertEqual(cmd[-1], 'vmalloc_large_order')
+        # A narrower glob (a mutant's case) replaces the lane's filter.
+        narrowed = kunit_run.kunit_command('numa', 2, 'vmalloc_large_order.x')
+        self.assertEqual(narrowed[-1], 'vmalloc_large_order.x')
+        self.assertNotIn('vmalloc_large_order', narrowed)
+
+    def test_a_lane_with_a_filter_runs_only_its_suite(self) -> None:
+        self.assertTrue(kunit_run.in_scope(
+            'numa', 'vmalloc_large_order.large_order_node_test'))
+        self.assertFalse(kunit_run.in_scope(
+            'numa', 'vmalloc_bulk_free.vfree_refcount_test.1_pages'))
+        self.assertTrue(kunit_run.in_scope(
+            'main', 'vmalloc_bulk_free.vfree_refcount_test.1_pages'))
+        self.assertEqual(kunit_run.kunit_command('main', 2)[-1], '--jobs=2')
+
     def test_build_dir_is_a_direct_child_of_the_tree(self) -> None:
         # Kbuild then uses srctree "..", which is what lets ccache share
         # objects between the base and patched worktrees.

@@ -39,6 +39,19 @@ class CompareTest(unittest.TestCase):
                          verify.UNLISTED)
         self.assertFalse(rows['s.new'].cells['base'].ok)
 
+    def test_a_column_has_cells_only_for_the_cases_its_lane_runs(self) -> None:
+        # A lane that boots one suite (numa): no "missing" for the rest.
+        columns = ('patched', 'patched+numa')
+        actual = {'patched': {'s.c.64K': 'pass', 's.c.2M': 'pass'},
+                  'patched+numa': {'s.c.64K': 'pass'}}
+        rows = verify.compare(EXPECTED, actual, columns,
+                              lambda col, case: col == 'patched' or
+                              case == 's.c.64K')
+        self.assertEqual(verify.counts(rows), (3, 0))
+        by_case = {r.case: r for r in rows}
+        self.assertNotIn('patched+numa', by_case['s.c.2M'].cells)
+        self.assertIn('pass/pass ok', verify.render(rows, columns))
+
 
 if __name__ == '__main__':
     unittest.main()
