@@ -21,6 +21,7 @@
 #include <asm/tlb.h>
 
 #include "hugetlb_fixture.h"
+#include "page_ext_fixture.h"
 #include "mm_recorder.h"
 
 /* Far from anything; aligned for every hugetlb size. */
@@ -629,83 +630,6 @@ struct ptc_record {
 	atomic_t file_map_count;
 };
 
-/*
- * The page_ext records of memory sections, moved to copies of their own.
- * SPARSEMEM allocates the records one section at a time and keeps, in
- * each mem_section, the address the section's first pfn would have in an
- * array that started at pfn 0.
- */
-struct moved_sections {
-	unsigned long first_pfn;
-	unsigned int nr;
-	/* The largest hugetlb size of any granule is 16G (64K pages). */
-	void *stored[SZ_16G / (PAGES_PER_SECTION << PAGE_SHIFT)];
-	void *copy[SZ_16G / (PAGES_PER_SECTION << PAGE_SHIFT)];
-};
-
-static size_t section_records_size(void)
-{
-	return page_ext_size * PAGES_PER_SECTION;
-}
-
-static void moved_sections_restore(void *data)
-{
-	struct moved_sections *m = data;
-	unsigned int i;
-
-	for (i = 0; i < m->nr; i++) {
-		unsigned long pfn = m->first_pfn + i * PAGES_PER_SECTION;
-
-		memcpy(m->stored[i] + page_ext_size * pfn, m->copy[i],
-		       section_records_size());
-		WRITE_ONCE(__pfn_to_section(pfn)->page_ext, m->stored[i]);
-	}
-	/* Lookups run under RCU: let them finish before the copies go. */
-	synchronize_rcu();
-	for (i = 0; i < m->nr; i++)
-		vfree(m->copy[i]);
-}
-
-/*
- * Moves the records of the @nr_pages from @pfn (whole sections) to copies
- * in vmalloc space, which guard pages keep apart from any other array, so
- * that only a lookup by pfn finds them.
- */
-static void move_section_records(struct kunit *test, unsigned long pfn,
-				 unsigned long nr_pages)
-{
-	struct moved_sections *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
-	unsigned int i;
-
-	KUNIT_ASSERT_NOT_NULL(test, m);
-	KUNIT_ASSERT_TRUE(test, IS_ALIGNED(pfn | nr_pages, PAGES_PER_SECTION));
-	KUNIT_ASSERT_LE(test, nr_pages / PAGES_PER_SECTION,
-			ARRAY_SIZE(m->copy));
-	m->first_pfn = pfn;
-	for (i = 0; i < nr_pages / PAGES_PER_SECTION; i++) {
-		m->copy[i] = vmalloc(section_records_size());
-		if (!m->copy[i])
-			break;
-	}
-	if (i < nr_pages / PAGES_PER_SECTION) {
-		while (i--)
-			vfree(m->copy[i]);
-		KUNIT_FAIL_AND_ABORT(test, "no memory for the moved records");
-	}
-	for (i = 0; i < nr_pages / PAGES_PER_SECTION; i++) {
-		unsigned long spfn = pfn + i * PAGES_PER_SECTION;
-		struct mem_section *ms = __pfn_to_section(spfn);
-
-		m->stored[i] = READ_ONCE(ms->page_ext);
-		memcpy(m->copy[i], m->stored[i] + page_ext_size * spfn,
-		       section_records_size());
-		WRITE_ONCE(ms->page_ext, m->copy[i] - page_ext_size * spfn);
-		m->nr = i + 1;
-	}
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-			moved_sections_restore, m), 0);
-}
-
 /* Each page of the block is mapped @want times, in its own record. */
 static void expect_ptc_records(struct kunit *test,
 			       const struct entry_fixture *f, int want)
@@ -737,10 +661,10 @@ static void expect_ptc_records(struct kunit *test,
  * page_table_check accounts every page of a block that set_huge_pte_at()
  * maps, and unaccounts it when the block is cleared, in the page_ext
  * record a lookup by pfn finds. A block larger than a memory section spans
- * several record arrays; the case moves those after the first away from
- * where the boot put them, so a walk that steps across a section boundary
- * by pointer arithmetic misses them whether or not the boot happened to
- * allocate the arrays next to each other.
+ * several record arrays; the case moves them away from where the boot put
+ * them, so a walk that steps across a section boundary by pointer
+ * arithmetic misses them whether or not the boot happened to allocate the
+ * arrays next to each other.
  */
 static void page_table_check_across_sections_test(struct kunit *test)
 {
@@ -755,8 +679,7 @@ static void page_table_check_across_sections_test(struct kunit *test)
 	if (static_branch_likely(&page_table_check_disabled))
 		kunit_skip(test, "needs page_table_check on (page_table_check=on)");
 	f = entry_fixture_create(test, s, true);
-	move_section_records(test, f->pfn + PAGES_PER_SECTION,
-			     (s->size >> PAGE_SHIFT) - PAGES_PER_SECTION);
+	kunit_move_section_records(test, f->pfn, s->size >> PAGE_SHIFT);
 
 	set_huge_pte_at(f->mm, f->addr, f->ptep, present_entry(f), s->size);
 	expect_ptc_records(test, f, 1);

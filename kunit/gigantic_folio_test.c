@@ -17,11 +17,15 @@
 #include <linux/gfp.h>
 #include <linux/hugetlb.h>
 #include <linux/mount.h>
+#include <linux/page_ext.h>
+#include <linux/page_owner.h>
+#include <linux/stackdepot.h>
 
 #include "console_watch.h"
 #include "hugetlb_fixture.h"
 #include "kern_mount_fixture.h"
 #include "page_events.h"
+#include "page_ext_fixture.h"
 
 struct gigantic_order {
 	const char *desc;
@@ -209,7 +213,139 @@ static struct kunit_suite gigantic_folio_suite = {
 	.suite_exit = gigantic_folio_suite_exit,
 	.test_cases = gigantic_folio_cases,
 };
-kunit_test_suites(&gigantic_folio_suite);
+/*
+ * gigantic_page_owner: page_owner records the allocation and the free of
+ * a folio in the page_ext record of each of its pages, also past the
+ * first memory section (a 1G folio on 4K pages spans eight; the case
+ * takes the smallest gigantic size that spans several). The case takes a
+ * gigantic folio, moves its records away from where the boot put them,
+ * frees it, and takes the same range again and frees it: a walk that
+ * steps into the next section by pointer arithmetic misses the moved
+ * records. Only where page_owner is booted on: with it, 6.12's own walk
+ * (before 0005-0007) writes past a section's array into whatever memory
+ * follows, so no tree without the fix boots this way (the owner lane is
+ * patched only; the mutants of each walk show the case failing).
+ */
+#ifdef CONFIG_PAGE_OWNER
+/* The record mm/page_owner.c keeps in the page_ext of each page. */
+struct page_owner_record {
+	unsigned short order;
+	short last_migrate_reason;
+	gfp_t gfp_mask;
+	depot_stack_handle_t handle;
+	depot_stack_handle_t free_handle;
+	u64 ts_nsec;
+	u64 free_ts_nsec;
+	char comm[TASK_COMM_LEN];
+	pid_t pid;
+	pid_t tgid;
+	pid_t free_pid;
+	pid_t free_tgid;
+};
+
+static const struct page_owner_record *owner_record(struct page_ext *page_ext)
+{
+	return page_ext_data(page_ext, &page_owner_ops);
+}
+
+/*
+ * Every page of [pfn, pfn + nr) has page 0's record of the allocation
+ * (@freed false) or of the free, by the case's task, section by section.
+ */
+static void expect_owner_records(struct kunit *test, unsigned long pfn,
+				 unsigned long nr, bool freed)
+{
+	unsigned long i, bad = 0, first_bad = 0;
+	u64 ts = 0;
+
+	for (i = 0; i < nr; i++) {
+		struct page_ext *page_ext = page_ext_get(pfn_to_page(pfn + i));
+		const struct page_owner_record *r;
+		bool allocated;
+		u64 when;
+		pid_t by;
+
+		KUNIT_ASSERT_NOT_NULL(test, page_ext);
+		r = owner_record(page_ext);
+		allocated = test_bit(PAGE_EXT_OWNER_ALLOCATED, &page_ext->flags);
+		when = freed ? r->free_ts_nsec : r->ts_nsec;
+		by = freed ? r->free_pid : r->pid;
+		page_ext_put(page_ext);
+		if (!i)
+			ts = when;
+		if (when != ts || by != current->pid || allocated == freed) {
+			if (!bad++)
+				first_bad = i;
+		}
+		if ((i + 1) % PAGES_PER_SECTION && i + 1 < nr)
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, bad, 0,
+				    "section %lu of the folio: %lu pages without the %s's record, the first is page %lu",
+				    i / PAGES_PER_SECTION, bad,
+				    freed ? "free" : "allocation", first_bad);
+		bad = 0;
+	}
+}
+
+/* The smallest gigantic order that spans several memory sections. */
+static const struct gigantic_order *owner_order(void)
+{
+	const struct gigantic_order *contpmd = &gigantic_orders[0];
+
+	if ((1UL << contpmd->order) > PAGES_PER_SECTION)
+		return contpmd;
+	return &gigantic_orders[1];
+}
+
+static void page_owner_records_test(struct kunit *test)
+{
+	const struct gigantic_order *o = owner_order();
+	unsigned long nr = 1UL << o->order, pfn;
+	struct folio *folio;
+	int err;
+
+	if (!static_branch_unlikely(&page_owner_inited))
+		kunit_skip(test, "needs page_owner on (page_owner=on)");
+	hugetlb_test_need_size(test, o->desc, PAGE_SIZE << o->order);
+	kunit_info(test, "%s: %luM, %lu memory sections\n", o->desc,
+		   (PAGE_SIZE << o->order) >> 20, nr / PAGES_PER_SECTION);
+	folio = folio_alloc_gigantic(o->order, GFP_KERNEL | __GFP_COMP |
+				     __GFP_NOWARN, numa_node_id(), NULL);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, folio, "no free %s range", o->desc);
+	pfn = folio_pfn(folio);
+
+	/* Moved while the folio is held: the copies are not of its pages. */
+	kunit_move_section_records(test, pfn, nr);
+	folio_put(folio);
+	expect_owner_records(test, pfn, nr, true);
+
+	err = alloc_contig_range(pfn, pfn + nr, MIGRATE_MOVABLE,
+				 GFP_KERNEL | __GFP_COMP | __GFP_NOWARN);
+	KUNIT_ASSERT_EQ_MSG(test, err, 0,
+			    "the %s range at pfn %#lx was not free again",
+			    o->desc, pfn);
+	folio = pfn_folio(pfn);
+	expect_owner_records(test, pfn, nr, false);
+	folio_put(folio);
+}
+#else
+static void page_owner_records_test(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_PAGE_OWNER");
+}
+#endif
+
+static struct kunit_case gigantic_page_owner_cases[] = {
+	KUNIT_CASE(page_owner_records_test),
+	{}
+};
+
+static struct kunit_suite gigantic_page_owner_suite = {
+	.name = "gigantic_page_owner",
+	.test_cases = gigantic_page_owner_cases,
+};
+
+kunit_test_suites(&gigantic_folio_suite, &gigantic_page_owner_suite);
 
 MODULE_DESCRIPTION("KUnit tests for gigantic folios");
 MODULE_LICENSE("GPL");

@@ -38,6 +38,8 @@ class Lane:
     # directory) on other hardware, running only the suites of filter.
     kernel_of: str = ''
     filter: str = ''
+    kernel_args: Sequence[str] = ()
+    trees: Sequence[str] = ('base', 'patched')
 
 
 # Each lane has its own build directory (build_dir_name()).
@@ -59,6 +61,17 @@ LANES: Dict[str, Lane] = {
                  what='the ptc lane\'s kernel on two memory nodes, '
                       'vmalloc_large_order only',
                  kernel_of='ptc', filter='vmalloc_large_order'),
+    # page_owner on: with it, 6.12's walk over a gigantic folio's records
+    # runs past a memory section's array into whatever memory follows
+    # (0005-0007 fix it), so only the patched tree boots this way, and
+    # only for the suite that checks that walk; the mutants of each walk
+    # show its case failing.
+    'owner': Lane((project.KUNITCONFIG,
+                   project.KUNIT_DIR / 'page_table_check.kunitconfig'),
+                  what='the ptc lane\'s kernel with page_owner=on, '
+                       'gigantic_page_owner only, patched only',
+                  kernel_of='ptc', filter='gigantic_page_owner',
+                  kernel_args=('page_owner=on',), trees=('patched',)),
     # The granule lanes carry the ptc lane's checks: page_table_check on
     # 16K and 64K pages is a branch of the series of its own (the stride
     # of a PMD block's accounting), and the 16K contpmd block is the one
@@ -79,7 +92,7 @@ LANES: Dict[str, Lane] = {
                   what='4K pages, TRANSPARENT_HUGEPAGE=n (no ARM64_CONTPTE)'),
 }
 # What make test and make report run; make granules runs GRANULE_LANES.
-CI_LANES = ('main', 'ptc', 'numa')
+CI_LANES = ('main', 'ptc', 'numa', 'owner')
 GRANULE_LANES = ('main', '16k', '64k', 'nothp')
 # kunit.py's --timeout covers the boot and the suites, not the build.
 RUN_TIMEOUT_S = 900
@@ -95,14 +108,16 @@ def build_dir_name(lane: str) -> str:
 
 def tool_command(action: str, build_dir: str, configs: Sequence[Path],
                  jobs: int, timeout: int = RUN_TIMEOUT_S,
-                 qemu_config: Path = project.QEMU_CONFIG) -> List[str]:
+                 qemu_config: Path = project.QEMU_CONFIG,
+                 kernel_args: Sequence[str] = ()) -> List[str]:
     """The tree's kunit.py for arm64 QEMU; "run" builds first (with the
     config fragments, through ccache), "exec" only boots what is built."""
     cmd = [sys.executable, 'tools/testing/kunit/kunit.py', action,
            '--arch=arm64', f'--cross_compile={CROSS_COMPILE}',
            f'--build_dir={build_dir}',
            f'--qemu_config={qemu_config}',
-           f'--timeout={timeout}']
+           f'--timeout={timeout}',
+           *[f'--kernel_args={a}' for a in kernel_args]]
     if action == 'run':
         cmd += [*[f'--kunitconfig={k}' for k in configs],
                 '--make_options', f'CC=ccache {CROSS_COMPILE}gcc',
@@ -142,7 +157,8 @@ def kunit_command(lane: str, jobs: int, glob: Optional[str] = None
     finds it built, so make has nothing to do) and boots it, with the
     lane's filter unless glob narrows it further."""
     cmd = tool_command('run', build_dir_name(lane), LANES[lane].configs,
-                       jobs, qemu_config=LANES[lane].qemu_config)
+                       jobs, qemu_config=LANES[lane].qemu_config,
+                       kernel_args=LANES[lane].kernel_args)
     glob = glob or LANES[lane].filter
     return cmd + [glob] if glob else cmd
 
@@ -311,7 +327,8 @@ def isolate(tree: Tree, lane: str, cache: Path, outcomes: Dict[str, str],
         tried.add(glob)
         print(f'{tree.name} tree, lane {lane}: isolating {glob}', flush=True)
         cmd = [*tool_command('exec', build_dir, LANES[lane].configs, 1,
-                             qemu_config=LANES[lane].qemu_config), glob]
+                             qemu_config=LANES[lane].qemu_config,
+                             kernel_args=LANES[lane].kernel_args), glob]
         name = f'{tree.name}-{lane}-isolated-{glob}'
         try:
             final = execute(tree, f'lane {lane} ({glob})', name, cmd, cache,

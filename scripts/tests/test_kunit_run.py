@@ -62,6 +62,17 @@ class CommandTest(unittest.TestCase):
         self.assertEqual(narrowed[-1], 'vmalloc_large_order.x')
         self.assertNotIn('vmalloc_large_order', narrowed)
 
+    def test_owner_lane_boots_the_ptc_kernel_with_page_owner_on(self) -> None:
+        cmd = kunit_run.kunit_command('owner', 2)
+        self.assertIn('--build_dir=.kunit-ptc', cmd)
+        self.assertIn('--kernel_args=page_owner=on', cmd)
+        self.assertEqual(cmd[-1], 'gigantic_page_owner')
+        self.assertNotIn('--kernel_args=page_owner=on',
+                         kunit_run.kunit_command('ptc', 2))
+        # 6.12 without 0005-0007 corrupts memory with page_owner on.
+        self.assertEqual(tuple(kunit_run.LANES['owner'].trees), ('patched',))
+        self.assertIn('base', kunit_run.LANES['numa'].trees)
+
     def test_a_lane_with_a_filter_runs_only_its_suite(self) -> None:
         self.assertTrue(kunit_run.in_scope(
             'numa', 'vmalloc_large_order.large_order_node_test'))
