@@ -1,0 +1,144 @@
+# SPDX-License-Identifier: GPL-2.0
+import subprocess
+import tempfile
+import unittest
+from pathlib import Path
+from typing import Dict, List
+
+import mutate_gen
+
+# Lines 0018 and 0019 add (free_prepared_run(), vm_area_alloc_pages_large()),
+# as the patched tree has them, with a comment and a directive around.
+FILE = '''#include <linux/mm.h>
+/*
+ * if (a < b) in a comment is no code.
+ */
+static void free_prepared_run(unsigned long pfn, unsigned long end)
+{
+	while (pfn < end) {
+		unsigned int order = min_t(unsigned int, MAX_PAGE_ORDER,
+					   ilog2(end - pfn));
+
+		if (pfn)
+			order = min_t(unsigned int, order, __ffs(pfn));
+		while (order &&
+		       !zone_spans_pfn(page_zone(page), pfn + (1UL << order) - 1))
+			order--;
+		__free_unref_page(page, order, FPI_PREPARED);
+		pfn += 1UL << order;
+	}
+	if (nr_allocated >= nr_pages || order <= area_order)
+		return nr_allocated;
+	split_page(page, order); /* as for order 0 */
+	return 0;
+}
+'''.split('\n')
+
+
+def of_line(number: int) -> Dict[str, List[str]]:
+    """The mutants of one line of FILE, by operator."""
+    found: Dict[str, List[str]] = {}
+    for m in mutate_gen.mutations('mm/x.c', FILE, [number]):
+        found.setdefault(m.operator, []).append(m.mutated.strip())
+    return found
+
+
+class OperatorTest(unittest.TestCase):
+    def test_relational_boundary(self) -> None:
+        self.assertEqual(of_line(7)['ror'], ['while (pfn <= end) {'])
+
+    def test_negated_condition(self) -> None:
+        self.assertEqual(of_line(7)['neg'], ['while (!(pfn < end)) {'])
+        self.assertEqual(of_line(11)['neg'], ['if (!(pfn))'])
+
+    def test_a_condition_that_goes_on_to_the_next_line_is_not_negated(
+            self) -> None:
+        self.assertNotIn('neg', of_line(13))
+
+    def test_and_or(self) -> None:
+        found = of_line(19)
+        self.assertIn('if (nr_allocated >= nr_pages && order <= area_order)',
+                      found['lcr'])
+        self.assertEqual(sorted(found['ror']), sorted([
+            'if (nr_allocated > nr_pages || order <= area_order)',
+            'if (nr_allocated >= nr_pages || order < area_order)']))
+
+    def test_constants_plus_and_minus_one_keep_their_suffix(self) -> None:
+        self.assertEqual(sorted(of_line(14)['const']), sorted([
+            '!zone_spans_pfn(page_zone(page), pfn + (2UL << order) - 1))',
+            '!zone_spans_pfn(page_zone(page), pfn + (0UL << order) - 1))',
+            '!zone_spans_pfn(page_zone(page), pfn + (1UL << order) - 2))',
+            '!zone_spans_pfn(page_zone(page), pfn + (1UL << order) - 0))']))
+
+    def test_a_call_statement_is_deleted(self) -> None:
+        self.assertEqual(of_line(16)['del'], ['do { } while (0);'])
+        # A trailing comment does not keep a call from being one.
+        self.assertEqual(of_line(21)['del'], ['do { } while (0);'])
+        # An assignment is not a call statement.
+        self.assertNotIn('del', of_line(12))
+
+    def test_returned_value(self) -> None:
+        self.assertEqual(of_line(20)['ret'], ['return 0;'])
+        self.assertNotIn('ret', of_line(22))
+
+    def test_adjacent_arguments_swapped(self) -> None:
+        self.assertEqual(sorted(of_line(16)['swap']), sorted([
+            '__free_unref_page(order, page, FPI_PREPARED);',
+            '__free_unref_page(page, FPI_PREPARED, order);']))
+        self.assertIn('order = min_t(unsigned int, __ffs(pfn), order);',
+                      of_line(12)['swap'])
+
+    def test_comments_and_directives_are_not_code(self) -> None:
+        for number in (1, 2, 3, 4):
+            self.assertEqual(of_line(number), {}, number)
+        self.assertEqual(mutate_gen.tokens('x = 1; // y < z')[0][-1].text,
+                         ';')
+        toks, still_open = mutate_gen.tokens('a < b /* c <')
+        self.assertTrue(still_open)
+        self.assertEqual([t.text for t in toks], ['a', '<', 'b'])
+
+    def test_every_operator_is_exercised(self) -> None:
+        seen = {m.operator for m in mutate_gen.mutations(
+            'mm/x.c', FILE, range(1, len(FILE) + 1))}
+        self.assertEqual(seen, set(mutate_gen.OPERATORS))
+
+
+class SampleTest(unittest.TestCase):
+    def test_the_same_seed_picks_the_same_mutants(self) -> None:
+        found = mutate_gen.mutations('mm/x.c', FILE, range(1, len(FILE) + 1))
+        a = mutate_gen.sample(found, 5, 7)
+        self.assertEqual(a, mutate_gen.sample(found, 5, 7))
+        self.assertEqual(len(a), 5)
+        self.assertEqual(len(mutate_gen.sample(found, 0, 7)), len(found))
+        self.assertEqual([m.line for m in a], sorted(m.line for m in a))
+
+
+class PatchTest(unittest.TestCase):
+    def test_git_applies_each_mutant_and_changes_one_line(self) -> None:
+        found = mutate_gen.mutations('mm/x.c', FILE, [7, 16, 20])
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = Path(tmp)
+            (repo / 'mm').mkdir()
+            (repo / 'mm' / 'x.c').write_text('\n'.join(FILE))
+            subprocess.run(['git', 'init', '-q', str(repo)], check=True)
+            for m in found:
+                patch = repo / 'm.patch'
+                patch.write_text(mutate_gen.as_patch(m, FILE))
+                subprocess.run(['git', 'apply', str(patch)], cwd=repo,
+                               check=True)
+                after = (repo / 'mm' / 'x.c').read_text().split('\n')
+                self.assertEqual(after[m.line - 1], m.mutated)
+                changed = [i for i, (x, y) in enumerate(zip(FILE, after))
+                           if x != y]
+                self.assertEqual(changed, [m.line - 1])
+                (repo / 'mm' / 'x.c').write_text('\n'.join(FILE))
+
+    def test_a_stale_line_is_refused(self) -> None:
+        m = mutate_gen.mutations('mm/x.c', FILE, [7])[0]
+        moved = ['/* new */'] + FILE
+        with self.assertRaises(ValueError):
+            mutate_gen.as_patch(m, moved)
+
+
+if __name__ == '__main__':
+    unittest.main()
