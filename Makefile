@@ -8,6 +8,8 @@
 #                 (both: PROFILE=smoke|quick|full, BOOTS=n, CLOCK=host|icount)
 #   make mutants  every mutant of kunit/mutants/ must be killed (MUTANT=names,
 #                 GRANULE=16k|64k|nothp moves the main lane's ones there)
+#   make mutate   generated mutants of each patch's added C lines, judged
+#                 (PATCH=00NN, SAMPLE=n per patch, SEED=s); on demand
 #   make hunks    which hunks of the series a mutant pins (no kernel build)
 #   make walk     the suites at every prefix of the series (BENCH=glob,
 #                 GRANULE=main|16k|64k|nothp)
@@ -20,8 +22,8 @@ PROFILE ?= quick
 BOOTS ?= 4
 CLOCK ?= host
 
-.PHONY: report test verify unit trees deps bench mutants walk sanitize cross \
-	granules hunks clean
+.PHONY: report test verify unit trees deps bench mutants mutate walk \
+	sanitize cross granules hunks clean
 
 test verify unit trees deps sanitize cross granules hunks:
 	@$(TOOL) $@
@@ -31,6 +33,10 @@ report bench:
 
 mutants:
 	@$(TOOL) mutants $(if $(GRANULE),--granule=$(GRANULE)) $(MUTANT)
+
+mutate:
+	@$(TOOL) mutate $(if $(PATCH),--patch=$(PATCH)) \
+		$(if $(SAMPLE),--sample=$(SAMPLE)) $(if $(SEED),--seed=$(SEED))
 
 walk:
 	@$(TOOL) walk $(if $(GRANULE),--granule=$(GRANULE)) \

@@ -21,6 +21,7 @@ import hunks
 import kunit_run
 import manifest
 import mutants
+import mutate
 import packages
 import project
 import sanitizers
@@ -171,6 +172,19 @@ def cmd_mutants(args: argparse.Namespace) -> int:
     return 1 if survived else 0
 
 
+def cmd_mutate(args: argparse.Namespace) -> int:
+    patches = [args.patch] if args.patch else []
+    # Refuse an unknown patch before waiting for the build lock.
+    targets = mutate.load_targets()
+    if args.patch and args.patch not in targets:
+        raise SeriesError(f'unknown patch {args.patch} (one of '
+                          f'{", ".join(sorted(targets))})')
+    with project.build_lock(project.CACHE):
+        prepare_trees()
+        survived = mutate.run(project.CACHE, patches, args.sample, args.seed)
+    return 1 if survived else 0
+
+
 def print_hunks() -> hunks.Coverage:
     """Which hunks of the series a mutant pins (hunks.py), into
     build/hunks.txt; the summary line on stdout."""
@@ -299,6 +313,9 @@ COMMANDS: Dict[str, Tuple[Callable[[argparse.Namespace], int], str]] = {
     'bench': (cmd_bench, 'the A/B benchmark report'),
     'mutants': (cmd_mutants, 'apply each mutant alone to the patched tree; '
                              'each must be killed'),
+    'mutate': (cmd_mutate, "mutants of each patch's added C lines, "
+                           'generated, built and judged; the score '
+                           'per patch'),
     'hunks': (cmd_hunks, 'which hunks of the series a mutant pins, and '
                          'why the others are not (kunit/hunks.tsv)'),
     'sanitize': (cmd_sanitize, "the patched tree's suites under KASAN, "
@@ -345,6 +362,14 @@ def make_parser() -> argparse.ArgumentParser:
                                choices=kunit_run.GRANULE_LANES,
                                help='the lane to run on: main (4K), 16k, '
                                     '64k or nothp')
+    sub['mutate'].add_argument('--patch', default=None,
+                               help='one patch number, e.g. 0018 '
+                                    '(default: every change)')
+    sub['mutate'].add_argument('--sample', type=int, default=0,
+                               help='mutants per patch, picked with the '
+                                    'seed (default 0: all)')
+    sub['mutate'].add_argument('--seed', type=int, default=1,
+                               help='the sample\'s seed (default 1)')
     sub['walk'].add_argument('--bench', default=None,
                              help='kunit.py filter of benchmark suites, '
                                   'e.g. mm_bench_vmalloc')

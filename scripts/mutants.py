@@ -34,10 +34,12 @@ class Mutant:
     name: str
     lane: str
     patterns: Tuple[str, ...]
+    # A generated mutant's patch (make mutate); else kunit/mutants/NAME.patch
+    file: Optional[Path] = None
 
     @property
     def patch(self) -> Path:
-        return MUTANTS_DIR / f'{self.name}.patch'
+        return self.file or MUTANTS_DIR / f'{self.name}.patch'
 
     def what(self) -> str:
         """The patch's first line: the change it undoes."""

@@ -8,17 +8,22 @@ mutants of those lines; kunit/mutate.tsv says, per patch, on which lane
 and by which suites its mutants are judged.
 """
 
+import json
 import re
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Sequence, Tuple
 
 import hunks
+import kunit_run
+import manifest
+import mutants
 import mutate_gen
 import project
 import tsv
-import kunit_run
 from project import SeriesError
+from trees import Tree
 
 TABLE = project.KUNIT_DIR / 'mutate.tsv'
 _BLAME_LINE = re.compile(r'^([0-9a-f]{40}) \d+ (\d+)')
@@ -92,3 +97,222 @@ def generate(repo: Path, rev: str, commit: str, patch_text: str
         lines_added += len(numbers)
         found += mutate_gen.mutations(file, text, numbers)
     return lines_added, found
+
+
+# What became of one generated mutant.
+KILLED, SURVIVED, EQUIVALENT = 'killed', 'survived', 'equivalent'
+NO_BUILD, WARNS, NOT_JUDGED = 'no-build', 'warns', 'not-judged'
+EQUIVALENTS = project.KUNIT_DIR / 'mutate-equivalent.tsv'
+
+
+@dataclass(frozen=True)
+class Result:
+    patch: str
+    mutation: mutate_gen.Mutation
+    verdict: str
+    kills: Tuple[str, ...] = ()
+    detail: str = ''
+
+
+def load_equivalents(path: Path = EQUIVALENTS
+                     ) -> Dict[Tuple[str, str, str, str], str]:
+    """Reviewed mutants that cannot change behaviour, keyed by (patch,
+    file, original line, mutated line), both stripped, so that a row
+    survives lines moving; the value is the reason."""
+    found: Dict[Tuple[str, str, str, str], str] = {}
+    if not path.exists():
+        return found
+    for where, (patch, file, original, mutated, why) in tsv.read(
+            path, ('patch', 'file', 'original', 'mutated', 'why')):
+        if not why.strip():
+            raise SeriesError(f'{where}: an equivalent mutant needs its '
+                              'reason')
+        found[(patch, file, original.strip(), mutated.strip())] = why
+    return found
+
+
+def equivalent_key(patch: str, m: mutate_gen.Mutation
+                   ) -> Tuple[str, str, str, str]:
+    return (patch, m.file, m.original.strip(), m.mutated.strip())
+
+
+def compiler_warnings(output: str, file: str) -> List[str]:
+    """The compiler's warnings and errors about file in make's output."""
+    pattern = re.compile(r'^(?:\S*/)?' + re.escape(file) +
+                         r':\d+:\d+: (?:warning|error): .*$', re.M)
+    return pattern.findall(output)
+
+
+@dataclass(frozen=True)
+class Score:
+    patch: str
+    lines_added: int
+    generated: int
+    tried: int
+    no_build: int
+    killed: int
+    survived: int
+    equivalent: int
+
+    @property
+    def score(self) -> float:
+        """Killed over the mutants that built and can change behaviour."""
+        judged = self.killed + self.survived
+        return self.killed / judged if judged else 1.0
+
+
+def score(patch: str, lines_added: int, generated: int,
+          results: Sequence[Result]) -> Score:
+    count = {v: sum(r.verdict == v for r in results)
+             for v in (KILLED, SURVIVED, EQUIVALENT, NO_BUILD, WARNS,
+                       NOT_JUDGED)}
+    return Score(patch, lines_added, generated, len(results),
+                 count[NO_BUILD] + count[WARNS], count[KILLED],
+                 count[SURVIVED], count[EQUIVALENT])
+
+
+def render(scores: Sequence[Score], results: Sequence[Result],
+           targets: Dict[str, Target]) -> str:
+    lines = ['| patch | lines added | mutants | tried | not built '
+             '(or warn) | killed | survived | equivalent | score |',
+             '|---|---|---|---|---|---|---|---|---|']
+    for s in scores:
+        lines.append(f'| {s.patch} | {s.lines_added} | {s.generated} | '
+                     f'{s.tried} | {s.no_build} | {s.killed} | '
+                     f'{s.survived} | {s.equivalent} | '
+                     f'{100 * s.score:.0f}% |')
+    survivors = [r for r in results if r.verdict == SURVIVED]
+    if survivors:
+        lines.append('')
+        lines.append('Survivors (kill with a case, or list in '
+                     'kunit/mutate-equivalent.tsv with the reason):')
+        for r in survivors:
+            m = r.mutation
+            lines.append(f'- {r.patch} {m.file}:{m.line} {m.operator}: '
+                         f'{m.what}; suites '
+                         f'{", ".join(targets[r.patch].suites)} on '
+                         f'{targets[r.patch].lane}')
+    not_judged = [r for r in results if r.verdict == NOT_JUDGED]
+    for r in not_judged:
+        lines.append(f'- not judged: {r.patch} {r.mutation.file}:'
+                     f'{r.mutation.line} {r.mutation.what}: {r.detail}')
+    return '\n'.join(lines)
+
+
+def as_json(scores: Sequence[Score], results: Sequence[Result]) -> Dict:
+    return {
+        'patches': [dict(s.__dict__, score=s.score) for s in scores],
+        'mutants': [{'patch': r.patch, 'file': r.mutation.file,
+                     'line': r.mutation.line,
+                     'operator': r.mutation.operator,
+                     'what': r.mutation.what,
+                     'mutated': r.mutation.mutated,
+                     'verdict': r.verdict, 'killed_by': list(r.kills),
+                     'detail': r.detail} for r in results],
+    }
+
+
+def order_for_builds(found: Sequence[mutate_gen.Mutation]
+                     ) -> List[mutate_gen.Mutation]:
+    """Mutants of .c files first (one object each to rebuild), then those
+    of headers, one header after the other (each rebuilds what includes
+    it, and the tree going back to patched rebuilds it again)."""
+    return sorted(found, key=lambda m: (m.file.endswith('.h'), m.file,
+                                        m.line))
+
+
+def precheck(tree: Tree, m: mutate_gen.Mutation, lane: str, cache: Path
+             ) -> Tuple[str, str]:
+    """Compile the mutated .c file's object alone, as kunit.py's make
+    would: (NO_BUILD or WARNS, the compiler's line) or ('', '')."""
+    build_dir = kunit_run.build_dir_name(lane)
+    if not m.file.endswith('.c') or \
+            not (tree.path / build_dir / '.config').exists():
+        return '', ''
+    proc = subprocess.run(
+        ['make', 'ARCH=arm64', f'O={build_dir}',
+         f'CC=ccache {kunit_run.CROSS_COMPILE}gcc',
+         f'CROSS_COMPILE={kunit_run.CROSS_COMPILE}', m.file[:-2] + '.o'],
+        cwd=tree.path, env=kunit_run.build_env(cache),
+        capture_output=True, text=True)
+    said = compiler_warnings(proc.stdout + proc.stderr, m.file)
+    if proc.returncode:
+        return NO_BUILD, said[0] if said else project.last_line(
+            proc.stderr, 'make failed')
+    if said:
+        return WARNS, said[0]
+    return '', ''
+
+
+def judge(tree: Tree, patch: str, index: int, m: mutate_gen.Mutation,
+          target: Target, cache: Path,
+          equivalents: Dict[Tuple[str, str, str, str], str]) -> Result:
+    why = equivalents.get(equivalent_key(patch, m))
+    if why:
+        return Result(patch, m, EQUIVALENT, detail=why)
+    out = project.RESULTS / 'mutate' / patch
+    out.mkdir(parents=True, exist_ok=True)
+    file = out / f'{index:03d}.patch'
+    text = project.git(tree.path, 'show', f'patched:{m.file}').stdout
+    file.write_text(f'{patch} {m.file}:{m.line} {m.operator}: {m.what}\n\n'
+                    + mutate_gen.as_patch(m, text.split('\n')))
+    mutant = mutants.Mutant(f'{patch}-{index:03d}', target.lane,
+                            tuple(f'{s}.*' for s in target.suites), file)
+    mutants.apply(tree, mutant)
+    try:
+        verdict, said = precheck(tree, m, target.lane, cache)
+    finally:
+        mutants.reset(tree.path)
+    if verdict:
+        return Result(patch, m, verdict, detail=said)
+    try:
+        outcomes = mutants.run_one(tree, mutant, cache)
+    except SeriesError as e:
+        built = not re.search(r': (?:fatal )?error: ', str(e))
+        return Result(patch, m, NOT_JUDGED if built else NO_BUILD,
+                      detail=str(e))
+    kills = mutants.killed_by(mutant, outcomes,
+                              manifest.load(project.MANIFEST))
+    return Result(patch, m, KILLED if kills else SURVIVED, tuple(kills))
+
+
+def run(cache: Path, patches: Sequence[str], size: int, seed: int) -> int:
+    """Generate, build and judge the mutants of each patch (a sample of
+    size with the seed, or all when size is 0); write the report; return
+    how many survived."""
+    targets = load_targets()
+    unknown = [p for p in patches if p not in targets]
+    if unknown:
+        raise SeriesError(f'unknown patch {unknown[0]} (one of '
+                          f'{", ".join(sorted(targets))})')
+    repo = cache / 'linux.git'
+    commit_of = {patch: commit for commit, patch in
+                 hunks.commits_to_patches(repo, project.PATCHES).items()}
+    texts = {p.name[:4]: p.read_text()
+             for p in project.PATCHES.glob('0*.patch')}
+    equivalents = load_equivalents()
+    tree = mutants.worktree(cache)
+    scores: List[Score] = []
+    results: List[Result] = []
+    for patch in patches or sorted(targets):
+        lines_added, found = generate(repo, 'patched', commit_of[patch],
+                                      texts[patch])
+        chosen = order_for_builds(mutate_gen.sample(found, size, seed))
+        print(f'patch {patch}: {lines_added} lines, {len(found)} mutants, '
+              f'trying {len(chosen)}', flush=True)
+        these = []
+        for i, m in enumerate(chosen, 1):
+            r = judge(tree, patch, i, m, targets[patch], cache, equivalents)
+            print(f'  {patch}-{i:03d} {m.file}:{m.line} {m.operator} '
+                  f'{m.what}: {r.verdict}', flush=True)
+            these.append(r)
+        results += these
+        scores.append(score(patch, lines_added, len(found), these))
+    text = render(scores, results, targets)
+    out = project.RESULTS / 'mutate'
+    out.mkdir(parents=True, exist_ok=True)
+    (out / 'report.txt').write_text(text + '\n')
+    (out / 'report.json').write_text(
+        json.dumps(as_json(scores, results), indent=1) + '\n')
+    print(text)
+    return sum(r.verdict == SURVIVED for r in results)

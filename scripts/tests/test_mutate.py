@@ -79,6 +79,70 @@ class TargetsTest(unittest.TestCase):
                 self.assertIn(suite, suites, target.patch)
 
 
+def mutation(file: str, line: int, op: str = 'ror') -> 'mutate.mutate_gen.Mutation':
+    return mutate.mutate_gen.Mutation(file, line, op, '\tif (a < b)',
+                                      '\tif (a <= b)', '`<` to `<=`')
+
+
+class ReportTest(unittest.TestCase):
+    def test_score_leaves_out_what_did_not_build_and_the_equivalent(
+            self) -> None:
+        results = [mutate.Result('0018', mutation('mm/a.c', 1), v)
+                   for v in (mutate.KILLED, mutate.KILLED, mutate.KILLED,
+                             mutate.SURVIVED, mutate.NO_BUILD, mutate.WARNS,
+                             mutate.EQUIVALENT)]
+        s = mutate.score('0018', 12, 40, results)
+        self.assertEqual((s.tried, s.no_build, s.killed, s.survived,
+                          s.equivalent), (7, 2, 3, 1, 1))
+        self.assertAlmostEqual(s.score, 0.75)
+
+    def test_report_lists_every_survivor_with_where_it_was_judged(
+            self) -> None:
+        targets = {'0018': mutate.Target('0018', 'ptc',
+                                         ('vmalloc_bulk_free',))}
+        results = [mutate.Result('0018', mutation('mm/page_alloc.c', 5030),
+                                 mutate.SURVIVED),
+                   mutate.Result('0018', mutation('mm/a.c', 1),
+                                 mutate.KILLED, ('s.c',))]
+        scores = [mutate.score('0018', 3, 9, results)]
+        text = mutate.render(scores, results, targets)
+        self.assertIn('| 0018 | 3 | 9 | 2 | 0 | 1 | 1 | 0 | 50% |', text)
+        self.assertIn('- 0018 mm/page_alloc.c:5030 ror: `<` to `<=`; '
+                      'suites vmalloc_bulk_free on ptc', text)
+        data = mutate.as_json(scores, results)
+        self.assertEqual(data['patches'][0]['score'], 0.5)
+        self.assertEqual(data['mutants'][1]['killed_by'], ['s.c'])
+
+    def test_compiler_lines_about_the_mutated_file_only(self) -> None:
+        out = ('../mm/vmalloc.c:3690:13: warning: unused variable x\n'
+               '../mm/other.c:1:1: warning: y\n'
+               'mm/vmalloc.c:12:2: error: expected ;\n')
+        self.assertEqual(len(mutate.compiler_warnings(out, 'mm/vmalloc.c')),
+                         2)
+
+    def test_headers_come_after_c_files(self) -> None:
+        found = [mutation('include/linux/x.h', 3), mutation('mm/b.c', 9),
+                 mutation('arch/arm64/include/asm/y.h', 1),
+                 mutation('mm/a.c', 2)]
+        self.assertEqual([m.file for m in mutate.order_for_builds(found)],
+                         ['mm/a.c', 'mm/b.c', 'arch/arm64/include/asm/y.h',
+                          'include/linux/x.h'])
+
+    def test_an_equivalent_mutant_needs_its_reason(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / 'eq.tsv'
+            path.write_text('0018\tmm/a.c\tif (a < b)\tif (a <= b)\t\n')
+            with self.assertRaises(mutate.SeriesError):
+                mutate.load_equivalents(path)
+            path.write_text('0018\tmm/a.c\t  if (a < b)\tif (a <= b)\t'
+                            'a == b cannot happen here\n')
+            found = mutate.load_equivalents(path)
+            self.assertEqual(found[mutate.equivalent_key(
+                '0018', mutate.mutate_gen.Mutation(
+                    'mm/a.c', 7, 'ror', '\tif (a < b)', '\tif (a <= b)',
+                    ''))], 'a == b cannot happen here')
+
+
 class BlameTest(unittest.TestCase):
     def test_porcelain_headers_give_each_lines_commit(self) -> None:
         a, b = 'a' * 40, 'b' * 40
