@@ -87,7 +87,7 @@ def git(cwd: Optional[Path], *args: str,
     """Run git with GIT_ENV (env may override or add to it)."""
     return run(['git', *args], f'git {args[0]}' + (f' in {cwd}' if cwd
                                                    else ''),
-               cwd=cwd, env=dict(os.environ, **GIT_ENV, **(env or {})),
+               cwd=cwd, env={**os.environ, **GIT_ENV, **(env or {})},
                check=check)
 
 

@@ -21,6 +21,19 @@ class RunTest(unittest.TestCase):
         self.assertEqual(proc.returncode, 5)
 
 
+class GitTest(unittest.TestCase):
+    def test_env_overrides_the_fixed_identity(self) -> None:
+        # The pristine import commits as Debian, over GIT_ENV's identity.
+        proc = project.git(None, 'var', 'GIT_AUTHOR_IDENT',
+                           env={'GIT_AUTHOR_NAME': 'Debian',
+                                'GIT_AUTHOR_EMAIL': 'd@example.invalid'})
+        self.assertTrue(proc.stdout.startswith('Debian <d@example.invalid>'))
+
+    def test_fixed_identity_without_env(self) -> None:
+        proc = project.git(None, 'var', 'GIT_COMMITTER_IDENT')
+        self.assertIn(project.GIT_ENV['GIT_COMMITTER_EMAIL'], proc.stdout)
+
+
 class LastLineTest(unittest.TestCase):
     def test_last_non_blank_line_or_default(self) -> None:
         self.assertEqual(project.last_line('a\nb\n\n'), 'b')
