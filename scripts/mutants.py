@@ -9,13 +9,21 @@ directories stay, ccache serves what base and patched built) and booted;
 the mutant is killed when at least one of its named cases does not pass,
 the kernel-log checks included (a WARN a case must give, a WARN or BUG it
 must not). Every mutant must be killed.
+
+A mutant of a header is built narrowed: only the sources that use what it
+changes are recompiled (header_users.py), the header keeping its old
+mtime. A mutant that survives such a build is judged again on a full one,
+so narrowing can make a run faster, never a survivor out of a kill.
 """
 
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import (Callable, Dict, Iterator, List, Optional, Sequence,
+                    Tuple)
 
+import header_users
 import kunit_run
 import manifest
 import project
@@ -98,7 +106,11 @@ def worktree(cache: Path) -> Tree:
 
 
 def reset(path: Path) -> None:
-    # Only files a mutant touched change, so make rebuilds only those.
+    # Only files a mutant touched change, so make rebuilds only those. A
+    # file whose mtime alone changed (a header a narrowed build set back
+    # in time) is refreshed first: reset --hard would write it anew, and
+    # the next build would recompile everything that includes it.
+    project.git(path, 'update-index', '-q', '--refresh', check=False)
     trees.git(path, 'reset', '-q', '--hard', 'patched')
 
 
@@ -110,28 +122,104 @@ def apply(tree: Tree, mutant: Mutant) -> None:
                           + project.last_line(proc.stderr, 'git apply failed'))
 
 
+def _grep(tree: Path) -> header_users.Grep:
+    def grep(names: Sequence[str], globs: Sequence[str]) -> List[str]:
+        args = ['grep', '-l', '-w']
+        for name in names:
+            args += ['-e', name]
+        # git grep answers 1 when nothing matches.
+        proc = project.git(tree, *args, '--', *globs, check=False)
+        return proc.stdout.split()
+    return grep
+
+
+def _headers(mutant: Mutant) -> Dict[str, List[int]]:
+    return {f: lines for f, lines in header_users.changed_lines(
+        mutant.patch.read_text()).items() if f.endswith('.h')}
+
+
+def _touch(tree: Path, files: Sequence[str]) -> None:
+    for f in files:
+        os.utime(tree / f)
+
+
+@contextmanager
+def mutated(tree: Tree, mutant: Mutant, narrow: bool
+            ) -> Iterator[Optional[List[str]]]:
+    """The mutant applied for a build. Narrowed (when asked, and when the
+    mutant changes headers only inside definitions header_users.py can
+    follow, in a build directory that has been built): the headers keep
+    their mtimes and only the sources using what changed are touched;
+    those are yielded (None for a whole build). Either way the tree is
+    back at patched afterwards, and those sources are touched again, so
+    that the next build recompiles them as they were. The headers get
+    their old mtimes back only after the sources are touched, so an
+    interruption leaves no mutated object passing for a patched one."""
+    headers = _headers(mutant)
+    build = tree.path / kunit_run.build_dir_name(mutant.lane)
+    narrow = narrow and bool(headers) and (build / '.config').exists()
+    times = {h: os.stat(tree.path / h) for h in headers} if narrow else {}
+    sources: Optional[List[str]] = None
+
+    def back_in_time() -> None:
+        if sources is None:
+            return
+        _touch(tree.path, sources)
+        for h, st in times.items():
+            os.utime(tree.path / h, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+    apply(tree, mutant)
+    try:
+        if narrow:
+            # The changed lines are numbered as in the mutated headers.
+            sources = header_users.users(
+                headers, _grep(tree.path),
+                lambda f: (tree.path / f).read_text(errors='replace'),
+                build)
+        back_in_time()
+        yield sources
+    finally:
+        reset(tree.path)
+        back_in_time()
+
+
 def command(mutant: Mutant, jobs: int) -> List[str]:
     return kunit_run.kunit_command(mutant.lane, jobs,
                                    kunit_run.suite_filter(mutant.patterns))
 
 
-def run_one(tree: Tree, mutant: Mutant, cache: Path) -> Dict[str, str]:
-    """Apply, build, boot; each case's outcome with the log checks."""
-    apply(tree, mutant)
-    try:
+def run_one(tree: Tree, mutant: Mutant, cache: Path, narrow: bool = False
+            ) -> Tuple[Dict[str, str], bool]:
+    """Apply, build (narrowed when asked and possible), boot; each case's
+    outcome with the log checks, and whether the build was narrowed."""
+    with mutated(tree, mutant, narrow) as sources:
+        how = (f' ({len(sources)} sources recompiled)'
+               if sources is not None else '')
         print(f'mutant {mutant.name}: building and running lane '
-              f'{mutant.lane}', flush=True)
+              f'{mutant.lane}{how}', flush=True)
         final = kunit_run.execute(
             tree, f'mutant {mutant.name}',
             f'mutant-{mutant.name}' + ('' if mutant.lane in ('main', 'ptc')
                                        else f'-{mutant.lane}'),
             command(mutant, os.cpu_count() or 1), cache,
             kunit_run.build_dir_name(mutant.lane))
-    finally:
-        reset(tree.path)
     outcomes, _ = kunit_run.outcomes_of(
         final, tree.path, kunit_run.build_dir_name(mutant.lane))
-    return outcomes
+    return outcomes, sources is not None
+
+
+def outcomes_narrowed_first(tree: Tree, mutant: Mutant, cache: Path,
+                            killed: Callable[[Dict[str, str]], bool]
+                            ) -> Dict[str, str]:
+    """The mutant's outcomes from a narrowed build when it kills there,
+    else from a full build (a name pasted with ## escapes the narrowing,
+    so a survivor of a narrowed build is not yet a survivor)."""
+    outcomes, narrowed = run_one(tree, mutant, cache, narrow=True)
+    if not narrowed or killed(outcomes):
+        return outcomes
+    print(f'mutant {mutant.name}: not killed on the narrowed build, '
+          'building it whole', flush=True)
+    return run_one(tree, mutant, cache)[0]
 
 
 @dataclass(frozen=True)
@@ -147,12 +235,14 @@ class Verdict:
 
 def judge(tree: Tree, mutant: Mutant, cache: Path) -> Verdict:
     """One mutant's verdict; a build or boot failure is not a kill."""
+    expected = manifest.load(project.MANIFEST)
     try:
-        outcomes = run_one(tree, mutant, cache)
+        outcomes = outcomes_narrowed_first(
+            tree, mutant, cache,
+            lambda got: bool(killed_by(mutant, got, expected)))
     except SeriesError as e:
         return Verdict(mutant, error=str(e))
-    return Verdict(mutant, tuple(killed_by(
-        mutant, outcomes, manifest.load(project.MANIFEST))))
+    return Verdict(mutant, tuple(killed_by(mutant, outcomes, expected)))
 
 
 def render(verdicts: Sequence[Verdict]) -> str:

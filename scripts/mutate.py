@@ -265,14 +265,16 @@ def judge(tree: Tree, patch: str, index: int, m: mutate_gen.Mutation,
         mutants.reset(tree.path)
     if verdict:
         return Result(patch, m, verdict, detail=said)
+    expected = manifest.load(project.MANIFEST)
     try:
-        outcomes = mutants.run_one(tree, mutant, cache)
+        outcomes = mutants.outcomes_narrowed_first(
+            tree, mutant, cache,
+            lambda got: bool(mutants.killed_by(mutant, got, expected)))
     except SeriesError as e:
         built = not re.search(r': (?:fatal )?error: ', str(e))
         return Result(patch, m, NOT_JUDGED if built else NO_BUILD,
                       detail=str(e))
-    kills = mutants.killed_by(mutant, outcomes,
-                              manifest.load(project.MANIFEST))
+    kills = mutants.killed_by(mutant, outcomes, expected)
     return Result(patch, m, KILLED if kills else SURVIVED, tuple(kills))
 
 

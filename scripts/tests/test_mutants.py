@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+import os
 import tempfile
 import unittest
 from pathlib import Path
@@ -9,7 +10,8 @@ import mutants
 from project import SeriesError
 from trees import Tree
 
-from tests.helpers import scratch_repo
+from tests.helpers import git, scratch_repo
+from tests.test_header_users import HEADER
 
 
 def table(text: str) -> Path:
@@ -131,6 +133,87 @@ class ApplyTest(unittest.TestCase):
                                            'apply'):
                 mutants.apply(Tree('mutant', repo),
                               mutants.Mutant('m', 'main', ('a',)))
+
+
+class NarrowedBuildTest(unittest.TestCase):
+    OLD = 1_000_000_000
+
+    def setUp(self) -> None:
+        tmp = Path(tempfile.mkdtemp())
+        self.repo = tmp / 'tree'
+        scratch_repo(self.repo, {
+            'include/p.h': HEADER,
+            'mm/a.c': 'void a(int *p) { set_pte(p, 0); }\n',
+            'mm/b.c': 'void b(int *p) { __set_pte(p, 1); }\n',
+            'mm/c.c': 'int c;\n'})
+        git(self.repo, 'branch', 'patched')
+        for source in ('a', 'b', 'c'):
+            cmd = self.repo / '.kunit-main' / 'mm' / f'.{source}.o.cmd'
+            cmd.parent.mkdir(parents=True, exist_ok=True)
+            cmd.write_text('')
+        (self.repo / '.kunit-main' / '.config').write_text('')
+        for f in ('include/p.h', 'mm/a.c', 'mm/b.c', 'mm/c.c'):
+            os.utime(self.repo / f, (self.OLD, self.OLD))
+        patches = tmp / 'mutants'
+        patches.mkdir()
+        lines = HEADER.split('\n')
+        (patches / 'h.patch').write_text(
+            'X.\n\ndiff --git a/include/p.h b/include/p.h\n'
+            '--- a/include/p.h\n+++ b/include/p.h\n'
+            '@@ -11,3 +11,3 @@\n'
+            f' {lines[10]}\n-{lines[11]}\n+\t*p = v + 1;\n {lines[12]}\n')
+        self.enterContext(mock.patch.object(mutants, 'MUTANTS_DIR', patches))
+        self.mutant = mutants.Mutant('h', 'main', ('s.*',))
+
+    def mtime(self, f: str) -> float:
+        return (self.repo / f).stat().st_mtime
+
+    def test_only_the_users_are_touched_and_the_header_keeps_its_mtime(
+            self) -> None:
+        with mutants.mutated(Tree('mutant', self.repo), self.mutant,
+                             narrow=True) as sources:
+            self.assertEqual(sources, ['mm/a.c', 'mm/b.c'])
+            self.assertIn('v + 1', (self.repo / 'include/p.h').read_text())
+            self.assertEqual(self.mtime('include/p.h'), self.OLD)
+            self.assertGreater(self.mtime('mm/a.c'), self.OLD)
+            self.assertEqual(self.mtime('mm/c.c'), self.OLD)
+            os.utime(self.repo / 'mm/b.c', (self.OLD, self.OLD))
+        # Back at patched, and the users touched again for the next build.
+        self.assertEqual((self.repo / 'include/p.h').read_text(), HEADER)
+        self.assertEqual(self.mtime('include/p.h'), self.OLD)
+        self.assertGreater(self.mtime('mm/b.c'), self.OLD)
+        self.assertEqual(self.mtime('mm/c.c'), self.OLD)
+
+    def test_a_whole_build_leaves_the_header_newer(self) -> None:
+        with mutants.mutated(Tree('mutant', self.repo), self.mutant,
+                             narrow=False) as sources:
+            self.assertIsNone(sources)
+            self.assertGreater(self.mtime('include/p.h'), self.OLD)
+        self.assertEqual((self.repo / 'include/p.h').read_text(), HEADER)
+        self.assertGreater(self.mtime('include/p.h'), self.OLD)
+
+    def test_an_unbuilt_lane_is_built_whole(self) -> None:
+        (self.repo / '.kunit-main' / '.config').unlink()
+        with mutants.mutated(Tree('mutant', self.repo), self.mutant,
+                             narrow=True) as sources:
+            self.assertIsNone(sources)
+
+    def test_a_survivor_of_a_narrowed_build_is_built_whole(self) -> None:
+        def killed(got: dict) -> bool:
+            return 'fail' in got.values()
+
+        tree = Tree('mutant', self.repo)
+        with mock.patch.object(mutants, 'run_one', side_effect=[
+                ({'s.t': 'pass'}, True), ({'s.t': 'fail'}, False)]) as run:
+            self.assertEqual(mutants.outcomes_narrowed_first(
+                tree, self.mutant, Path('/c'), killed), {'s.t': 'fail'})
+        self.assertEqual([c.kwargs for c in run.call_args_list],
+                         [{'narrow': True}, {}])
+        with mock.patch.object(mutants, 'run_one', side_effect=[
+                ({'s.t': 'fail'}, True)]) as run:
+            mutants.outcomes_narrowed_first(tree, self.mutant, Path('/c'),
+                                            killed)
+        self.assertEqual(run.call_count, 1)
 
 
 if __name__ == '__main__':
