@@ -151,6 +151,26 @@ def _arguments(toks: Sequence[Token], open_at: int, close_at: int
     return args
 
 
+_TYPE_WORDS = ('void', 'char', 'short', 'int', 'long', 'unsigned',
+               'signed', 'bool', 'float', 'double', 'const', 'volatile',
+               'struct', 'union', 'enum', 'size_t', 'gfp_t', 'pte_t',
+               'pmd_t', 'pud_t', 'p4d_t', 'pgd_t', 'pgprot_t', 'phys_addr_t',
+               'u8', 'u16', 'u32', 'u64', 's8', 's16', 's32', 's64')
+
+
+def _is_type(toks: Sequence[Token]) -> bool:
+    """Whether an argument is a type or a parameter declaration (min_t()'s
+    first argument, a function's own parameter list): swapping it with a
+    value is a compile error, not a mutant, and swapping two parameters of
+    a definition is a swap at every call, which the calls' own mutants
+    already are."""
+    words = [t for t in toks if t.kind == 'ident']
+    if any(t.kind != 'ident' and t.text != '*' for t in toks):
+        return False
+    return len(words) >= 2 or (len(words) == 1 and
+                               words[0].text in _TYPE_WORDS)
+
+
 def mutations_of_line(file: str, number: int, line: str,
                       in_comment: bool = False) -> Iterator[Mutation]:
     """Every mutant of one line the patch added."""
@@ -211,7 +231,8 @@ def mutations_of_line(file: str, number: int, line: str,
         for a, b in zip(args, args[1:]):
             first = line[toks[a[0]].start:toks[a[1]].end]
             second = line[toks[b[0]].start:toks[b[1]].end]
-            if first == second:
+            if first == second or _is_type(toks[a[0]:a[1] + 1]) or \
+                    _is_type(toks[b[0]:b[1] + 1]):
                 continue
             new = (line[:toks[a[0]].start] + second +
                    line[toks[a[1]].end:toks[b[0]].start] + first +

@@ -85,8 +85,14 @@ class OperatorTest(unittest.TestCase):
         self.assertEqual(sorted(of_line(16)['swap']), sorted([
             '__free_unref_page(order, page, FPI_PREPARED);',
             '__free_unref_page(page, FPI_PREPARED, order);']))
-        self.assertIn('order = min_t(unsigned int, __ffs(pfn), order);',
-                      of_line(12)['swap'])
+        self.assertEqual(of_line(12)['swap'],
+                         ['order = min_t(unsigned int, __ffs(pfn), order);'])
+
+    def test_types_and_parameter_declarations_are_not_swapped(self) -> None:
+        # min_t()'s type stays first; a definition's parameters stay put.
+        self.assertNotIn('swap', of_line(5))
+        self.assertNotIn('min_t(order, unsigned int', ' '.join(
+            of_line(12)['swap']))
 
     def test_comments_and_directives_are_not_code(self) -> None:
         for number in (1, 2, 3, 4):
