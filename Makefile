@@ -9,7 +9,8 @@
 #   make mutants  every mutant of kunit/mutants/ must be killed (MUTANT=names,
 #                 GRANULE=16k|64k|nothp moves the main lane's ones there)
 #   make mutate   generated mutants of each patch's added C lines, judged
-#                 (PATCH=00NN, SAMPLE=n per patch, SEED=s); on demand
+#                 (PATCH="00NN ...", SAMPLE=n per patch, SEED=s); on
+#                 demand; verdicts are kept, so a run cut short goes on
 #   make hunks    which hunks of the series a mutant pins (no kernel build)
 #   make walk     the suites at every prefix of the series (BENCH=glob,
 #                 GRANULE=main|16k|64k|nothp)
@@ -35,7 +36,7 @@ mutants:
 	@$(TOOL) mutants $(if $(GRANULE),--granule=$(GRANULE)) $(MUTANT)
 
 mutate:
-	@$(TOOL) mutate $(if $(PATCH),--patch=$(PATCH)) \
+	@$(TOOL) mutate $(if $(PATCH),--patch $(PATCH)) \
 		$(if $(SAMPLE),--sample=$(SAMPLE)) $(if $(SEED),--seed=$(SEED))
 
 walk:

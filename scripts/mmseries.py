@@ -173,12 +173,13 @@ def cmd_mutants(args: argparse.Namespace) -> int:
 
 
 def cmd_mutate(args: argparse.Namespace) -> int:
-    patches = [args.patch] if args.patch else []
+    patches = args.patch or []
     # Refuse an unknown patch before waiting for the build lock.
     targets = mutate.load_targets()
-    if args.patch and args.patch not in targets:
-        raise SeriesError(f'unknown patch {args.patch} (one of '
-                          f'{", ".join(sorted(targets))})')
+    for patch in patches:
+        if patch not in targets:
+            raise SeriesError(f'unknown patch {patch} (one of '
+                              f'{", ".join(sorted(targets))})')
     with project.build_lock(project.CACHE):
         prepare_trees()
         survived = mutate.run(project.CACHE, patches, args.sample, args.seed)
@@ -362,8 +363,8 @@ def make_parser() -> argparse.ArgumentParser:
                                choices=kunit_run.GRANULE_LANES,
                                help='the lane to run on: main (4K), 16k, '
                                     '64k or nothp')
-    sub['mutate'].add_argument('--patch', default=None,
-                               help='one patch number, e.g. 0018 '
+    sub['mutate'].add_argument('--patch', default=None, nargs='+',
+                               help='patch numbers, e.g. 0018 0019 '
                                     '(default: every change)')
     sub['mutate'].add_argument('--sample', type=int, default=0,
                                help='mutants per patch, picked with the '

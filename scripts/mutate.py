@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Mutation testing of one patch's lines (issue 18, in progress).
+"""Mutation testing of the lines each patch of the series adds.
 
 The lines a patch adds are the lines of the patched tree that `git blame`
 of the patched branch attributes to the patch's commit: what a later
@@ -8,12 +8,15 @@ mutants of those lines; kunit/mutate.tsv says, per patch, on which lane
 and by which suites its mutants are judged.
 """
 
+import hashlib
 import json
+import os
 import re
 import subprocess
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import hunks
 import kunit_run
@@ -112,6 +115,18 @@ class Result:
     verdict: str
     kills: Tuple[str, ...] = ()
     detail: str = ''
+    seconds: float = 0.0        # what judging it took (build and boot)
+
+    def as_dict(self) -> Dict:
+        return {'patch': self.patch, 'mutation': self.mutation.__dict__,
+                'verdict': self.verdict, 'kills': list(self.kills),
+                'detail': self.detail, 'seconds': self.seconds}
+
+    @staticmethod
+    def from_dict(d: Dict) -> 'Result':
+        return Result(d['patch'], mutate_gen.Mutation(**d['mutation']),
+                      d['verdict'], tuple(d['kills']), d['detail'],
+                      d['seconds'])
 
 
 def load_equivalents(path: Path = EQUIVALENTS
@@ -278,10 +293,130 @@ def judge(tree: Tree, patch: str, index: int, m: mutate_gen.Mutation,
     return Result(patch, m, KILLED if kills else SURVIVED, tuple(kills))
 
 
+def verdict_key(tree_id: str, target: Target, m: mutate_gen.Mutation
+                ) -> str:
+    """What a verdict depends on: the patched tree (series and suites),
+    where it is judged, and the mutation."""
+    text = '\n'.join((tree_id, target.lane, ','.join(target.suites),
+                      m.file, str(m.line), m.original, m.mutated))
+    return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+
+def patch_dir(patch: str) -> Path:
+    return project.RESULTS / 'mutate' / patch
+
+
+@dataclass(frozen=True)
+class PatchRun:
+    """What one patch's last run tried (for the report)."""
+    patch: str
+    lines_added: int
+    generated: int
+    sample: int                 # 0: every mutant
+    seed: int
+    results: Tuple[Result, ...]
+
+    def as_dict(self) -> Dict:
+        return {'patch': self.patch, 'lines_added': self.lines_added,
+                'generated': self.generated, 'sample': self.sample,
+                'seed': self.seed,
+                'results': [r.as_dict() for r in self.results]}
+
+    @staticmethod
+    def from_dict(d: Dict) -> 'PatchRun':
+        return PatchRun(d['patch'], d['lines_added'], d['generated'],
+                        d['sample'], d['seed'],
+                        tuple(Result.from_dict(r) for r in d['results']))
+
+
+def judge_patch(tree: Tree, cache: Path, patch: str, target: Target,
+                chosen: Sequence[mutate_gen.Mutation], tree_id: str,
+                equivalents: Dict[Tuple[str, str, str, str], str]
+                ) -> List[Result]:
+    """Each chosen mutant's verdict, kept as it is reached
+    (build/mutate/<patch>/verdicts/), so that a run cut short goes on
+    where it stopped; a kept verdict of the same tree is not judged
+    again."""
+    kept = patch_dir(patch) / 'verdicts'
+    kept.mkdir(parents=True, exist_ok=True)
+    found: List[Result] = []
+    for i, m in enumerate(chosen, 1):
+        path = kept / f'{verdict_key(tree_id, target, m)}.json'
+        why = equivalents.get(equivalent_key(patch, m))
+        if why:
+            r = Result(patch, m, EQUIVALENT, detail=why)
+            how = ''
+        elif path.exists():
+            r = Result.from_dict(json.loads(path.read_text()))
+            how = ' (kept)'
+        else:
+            start = time.monotonic()
+            r = judge(tree, patch, i, m, target, cache, equivalents)
+            r = replace(r, seconds=round(time.monotonic() - start, 1))
+            if r.verdict != NOT_JUDGED:
+                tmp = path.with_suffix('.tmp')
+                tmp.write_text(json.dumps(r.as_dict()) + '\n')
+                os.replace(tmp, path)
+            how = f' ({r.seconds:.0f} s)'
+        print(f'  {patch}-{i:03d} {m.file}:{m.line} {m.operator} '
+              f'{m.what}: {r.verdict}{how}', flush=True)
+        found.append(r)
+    return found
+
+
+def full_run_estimate(run: PatchRun) -> Optional[float]:
+    """Seconds a run of every mutant of the patch would take, from the
+    mean of those judged (None when none was)."""
+    timed = [r.seconds for r in run.results if r.seconds > 0]
+    if not timed:
+        return None
+    return sum(timed) / len(timed) * run.generated
+
+
+def report(runs: Sequence[PatchRun], targets: Dict[str, Target]) -> str:
+    scores = [score(r.patch, r.lines_added, r.generated, r.results)
+              for r in runs]
+    results = [x for r in runs for x in r.results]
+    text = render(scores, results, targets)
+    lines = ['', '| patch | run | full run (estimated) |', '|---|---|---|']
+    for r in runs:
+        est = full_run_estimate(r)
+        lines.append(f'| {r.patch} | '
+                     + (f'sample of {r.sample} (seed {r.seed})'
+                        if r.sample and r.sample < r.generated else 'full')
+                     + ' | ' + (f'{est / 60:.0f} min' if est is not None
+                                else '-') + ' |')
+    total = sum(s.killed for s in scores), sum(s.killed + s.survived
+                                               for s in scores)
+    lines.append('')
+    lines.append(f'mutate: {total[0]} of {total[1]} mutants killed over '
+                 f'{len(runs)} patches (equivalent and unbuilt left out)')
+    return text + '\n'.join(lines)
+
+
+def write_report(targets: Dict[str, Target]) -> str:
+    """The report of every patch run so far (each patch's last run), in
+    build/mutate/report.txt and report.json."""
+    out = project.RESULTS / 'mutate'
+    runs = [PatchRun.from_dict(json.loads(p.read_text()))
+            for p in sorted(out.glob('[0-9]*/run.json'))]
+    text = report(runs, targets)
+    (out / 'report.txt').write_text(text + '\n')
+    scores = [score(r.patch, r.lines_added, r.generated, r.results)
+              for r in runs]
+    data = as_json(scores, [x for r in runs for x in r.results])
+    for entry, r in zip(data['patches'], runs):
+        entry.update(sample=r.sample, seed=r.seed,
+                     full_run_seconds=full_run_estimate(r))
+    (out / 'report.json').write_text(json.dumps(data, indent=1) + '\n')
+    return text
+
+
 def run(cache: Path, patches: Sequence[str], size: int, seed: int) -> int:
     """Generate, build and judge the mutants of each patch (a sample of
-    size with the seed, or all when size is 0); write the report; return
-    how many survived."""
+    size with the seed, or all when size is 0); write the report of every
+    patch run so far; return how many of these patches' mutants
+    survived."""
     targets = load_targets()
     unknown = [p for p in patches if p not in targets]
     if unknown:
@@ -293,28 +428,21 @@ def run(cache: Path, patches: Sequence[str], size: int, seed: int) -> int:
     texts = {p.name[:4]: p.read_text()
              for p in project.PATCHES.glob('0*.patch')}
     equivalents = load_equivalents()
+    tree_id = project.git(repo, 'rev-parse', 'patched^{tree}').stdout.strip()
     tree = mutants.worktree(cache)
-    scores: List[Score] = []
-    results: List[Result] = []
+    survived = 0
     for patch in patches or sorted(targets):
         lines_added, found = generate(repo, 'patched', commit_of[patch],
                                       texts[patch])
         chosen = order_for_builds(mutate_gen.sample(found, size, seed))
         print(f'patch {patch}: {lines_added} lines, {len(found)} mutants, '
               f'trying {len(chosen)}', flush=True)
-        these = []
-        for i, m in enumerate(chosen, 1):
-            r = judge(tree, patch, i, m, targets[patch], cache, equivalents)
-            print(f'  {patch}-{i:03d} {m.file}:{m.line} {m.operator} '
-                  f'{m.what}: {r.verdict}', flush=True)
-            these.append(r)
-        results += these
-        scores.append(score(patch, lines_added, len(found), these))
-    text = render(scores, results, targets)
-    out = project.RESULTS / 'mutate'
-    out.mkdir(parents=True, exist_ok=True)
-    (out / 'report.txt').write_text(text + '\n')
-    (out / 'report.json').write_text(
-        json.dumps(as_json(scores, results), indent=1) + '\n')
-    print(text)
-    return sum(r.verdict == SURVIVED for r in results)
+        results = judge_patch(tree, cache, patch, targets[patch], chosen,
+                              tree_id, equivalents)
+        survived += sum(r.verdict == SURVIVED for r in results)
+        done = PatchRun(patch, lines_added, len(found), size, seed,
+                        tuple(results))
+        path = patch_dir(patch) / 'run.json'
+        path.write_text(json.dumps(done.as_dict(), indent=1) + '\n')
+    print(write_report(targets))
+    return survived

@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
+import json
 import tempfile
 import unittest
 from pathlib import Path
+from unittest import mock
 
 import mutate
 import project
+from trees import Tree
 
 BEFORE = '''static int f(int a, int b)
 {
@@ -141,6 +144,78 @@ class ReportTest(unittest.TestCase):
                 '0018', mutate.mutate_gen.Mutation(
                     'mm/a.c', 7, 'ror', '\tif (a < b)', '\tif (a <= b)',
                     ''))], 'a == b cannot happen here')
+
+
+class KeptVerdictsTest(unittest.TestCase):
+    TARGET = mutate.Target('0018', 'ptc', ('vmalloc_bulk_free',))
+
+    def setUp(self) -> None:
+        self.results = Path(tempfile.mkdtemp())
+        self.enterContext(mock.patch.object(project, 'RESULTS',
+                                            self.results))
+        self.chosen = [mutation('mm/a.c', 1),
+                       mutate.mutate_gen.Mutation('mm/a.c', 2, 'neg',
+                                                  '\tif (a < b)',
+                                                  '\tif (!(a < b))', 'neg')]
+
+    def judge_patch(self, verdicts: list, tree_id: str = 't1',
+                    equivalents: dict = {}) -> list:
+        def judge(tree, patch, i, m, target, cache, eq):  # noqa: ANN001
+            return mutate.Result(patch, m, verdicts.pop(0))
+        with mock.patch.object(mutate, 'judge', side_effect=judge) as j:
+            got = mutate.judge_patch(Tree('mutant', Path('/x')), Path('/c'),
+                                     '0018', self.TARGET, self.chosen,
+                                     tree_id, equivalents)
+        self.calls = j.call_count
+        return [r.verdict for r in got]
+
+    def test_a_run_cut_short_goes_on_where_it_stopped(self) -> None:
+        self.assertEqual(self.judge_patch([mutate.KILLED,
+                                           mutate.NOT_JUDGED]),
+                         [mutate.KILLED, mutate.NOT_JUDGED])
+        # The kill is kept; what could not be judged is judged again.
+        self.assertEqual(self.judge_patch([mutate.SURVIVED]),
+                         [mutate.KILLED, mutate.SURVIVED])
+        self.assertEqual(self.calls, 1)
+
+    def test_another_tree_judges_again(self) -> None:
+        self.judge_patch([mutate.KILLED, mutate.KILLED])
+        self.assertEqual(self.judge_patch([mutate.SURVIVED, mutate.KILLED],
+                                          tree_id='t2'),
+                         [mutate.SURVIVED, mutate.KILLED])
+        self.assertEqual(self.calls, 2)
+
+    def test_a_reviewed_equivalent_wins_over_a_kept_survivor(self) -> None:
+        self.judge_patch([mutate.SURVIVED, mutate.KILLED])
+        eq = {mutate.equivalent_key('0018', self.chosen[0]): 'same code'}
+        self.assertEqual(self.judge_patch([], equivalents=eq),
+                         [mutate.EQUIVALENT, mutate.KILLED])
+        self.assertEqual(self.calls, 0)
+
+    def test_the_report_covers_every_patch_run_so_far(self) -> None:
+        for patch, verdicts, sample in (('0018', (mutate.KILLED,
+                                                  mutate.SURVIVED), 0),
+                                        ('0019', (mutate.KILLED,), 10)):
+            results = tuple(mutate.Result(patch, mutation('mm/a.c', i), v,
+                                          seconds=30.0)
+                            for i, v in enumerate(verdicts, 1))
+            run = mutate.PatchRun(patch, 5, 40 if sample else 2, sample, 1,
+                                  results)
+            d = self.results / 'mutate' / patch
+            d.mkdir(parents=True)
+            (d / 'run.json').write_text(json.dumps(run.as_dict()))
+        targets = {p: mutate.Target(p, 'ptc', ('s',)) for p in ('0018',
+                                                                '0019')}
+        text = mutate.write_report(targets)
+        self.assertIn('| 0018 | full | 1 min |', text)
+        self.assertIn('| 0019 | sample of 10 (seed 1) | 20 min |', text)
+        self.assertTrue(text.endswith('mutate: 2 of 3 mutants killed over '
+                                      '2 patches (equivalent and unbuilt '
+                                      'left out)'))
+        data = json.loads((self.results / 'mutate' / 'report.json')
+                          .read_text())
+        self.assertEqual([p['full_run_seconds'] for p in data['patches']],
+                         [60.0, 1200.0])
 
 
 class BlameTest(unittest.TestCase):
