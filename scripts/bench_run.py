@@ -5,9 +5,10 @@ independent of each other (the boot's placement, the host's load at the
 time), so each boot contributes one observation per case, the mean of its
 samples, as each of the seeds' ten loads did.
 
-The bench kernel is the main lane's kernel plus the harness (lib/); only
-the benchmark suites run in it. The first boot of a tree builds it; later
-boots only boot it again (kunit.py exec).
+The bench kernel is the main lane's kernel, which holds the harness
+(lib/); only the benchmark suites run here. The first boot of a tree
+builds it (nothing to do after the main lane ran); later boots only boot
+it again (kunit.py exec).
 """
 
 import fnmatch
@@ -23,8 +24,8 @@ import results
 from project import SeriesError
 from trees import Tree
 
-LANE = 'bench'
-CONFIGS = (project.KUNITCONFIG, project.BENCH_DIR / 'bench.kunitconfig')
+LANE = 'main'
+CONFIGS = kunit_run.MAIN_CONFIGS
 SUITES = 'mm_bench*'
 PROFILES = ('smoke', 'quick', 'full')
 # Clocks: the guest's own clock as QEMU's TCG runs it (wall time of the

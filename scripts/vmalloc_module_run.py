@@ -2,8 +2,8 @@
 """The reference: the kernel's own lib/test_vmalloc.ko, as the seeds ran
 it, on base and patched.
 
-The bench kernel of each tree (built by the bench lane with CONFIG_MODULES
-and CONFIG_TEST_VMALLOC=m) is booted by QEMU directly, not by kunit.py,
+The main lane's kernel of each tree (which lib/bench.kunitconfig gives
+CONFIG_MODULES and CONFIG_TEST_VMALLOC=m) is booted by QEMU directly, not by kunit.py,
 with kunit.enable=0 and an initramfs made of Debian's arm64 busybox-static
 and the tree's test_vmalloc.ko. Its /init loads the module once per
 parameter set (the seeds' fix_size p x h grid, then the other tests in one
@@ -27,6 +27,7 @@ from typing import Dict, List, Sequence, Tuple
 
 import bench
 import bench_run
+import kunit_run
 import packages
 import project
 import vmalloc_module_log
@@ -210,7 +211,7 @@ def parse_boot(log: str, the_loads: Sequence[Load]) -> bench.Samples:
 
 def boot(tree: Tree, cache: Path, profile: str, clock: str,
          number: int) -> bench.Samples:
-    build = tree.path / '.kunit-bench'
+    build = tree.path / kunit_run.build_dir_name(bench_run.LANE)
     image = build / 'arch/arm64/boot/Image.gz'
     module = build / 'lib/test_vmalloc.ko'
     for path in (image, module):

@@ -7,7 +7,7 @@ commit at a time from the base branch (base = seams + suites commit, then
 one commit per change), rebuilding incrementally. A prefix that does not
 build is reported with the compiler's first error, and the walk goes on
 comparing the next prefix with the last one that ran. With a benchmark
-filter, each prefix also boots the bench lane K times and the walk names
+filter, each prefix also boots its kernel K times for the benchmarks and the walk names
 the patches that moved a benchmark significantly (the 95% intervals of the
 two prefixes do not overlap).
 """

@@ -5,6 +5,7 @@ from unittest import mock
 
 import bench
 import bench_run
+import kunit_run
 from project import SeriesError
 from trees import Tree
 
@@ -13,10 +14,15 @@ SAMPLE = ('# t: mm_bench suite=vmalloc bench=fix_size_alloc_test p=1 h=0 '
 
 
 class CommandTest(unittest.TestCase):
-    def test_first_boot_builds_the_bench_lane(self) -> None:
+    def test_first_boot_builds_the_main_lanes_kernel(self) -> None:
         cmd = bench_run.command('run', 'quick', 'host', 2)
         self.assertEqual(cmd[2], 'run')
-        self.assertIn('--build_dir=.kunit-bench', cmd)
+        # The same kernel, config for config, as the correctness runs.
+        self.assertIn('--build_dir=.kunit-main', cmd)
+        main = kunit_run.kunit_command('main', 2)
+        self.assertEqual([a for a in cmd if a.startswith('--kunitconfig')],
+                         [a for a in main if a.startswith('--kunitconfig')])
+        self.assertNotIn('--filter=speed>slow', cmd)
         self.assertTrue(any(a.endswith('bench.kunitconfig') for a in cmd))
         self.assertIn('--kernel_args=mm_series_bench.profile=quick', cmd)
         self.assertEqual(cmd[-1], 'mm_bench*')

@@ -80,7 +80,23 @@ class CommandTest(unittest.TestCase):
             'numa', 'vmalloc_bulk_free.vfree_refcount_test.1_pages'))
         self.assertTrue(kunit_run.in_scope(
             'main', 'vmalloc_bulk_free.vfree_refcount_test.1_pages'))
-        self.assertEqual(kunit_run.kunit_command('main', 2)[-1], '--jobs=2')
+        # The main lane's kernel holds the benchmarks: left out by speed.
+        self.assertEqual(kunit_run.kunit_command('main', 2)[-1],
+                         '--filter=speed>slow')
+        self.assertEqual(kunit_run.kunit_command('ptc', 2)[-1], '--jobs=2')
+
+    def test_only_the_benchmarks_are_marked_slow(self) -> None:
+        # A correctness case marked slow would silently drop out of the
+        # main lane's runs.
+        import re
+        for source in sorted(project.KUNIT_DIR.glob('*.c')):
+            self.assertNotRegex(source.read_text(), r'KUNIT_SPEED|CASE_SLOW',
+                                source.name)
+        for source in sorted(project.BENCH_DIR.glob('*_bench.c')):
+            text = source.read_text()
+            cases = re.findall(r'KUNIT_CASE\w*\(', text)
+            slow = re.findall(r'KUNIT_SPEED_SLOW', text)
+            self.assertEqual(len(cases), len(slow), source.name)
 
     def test_build_dir_is_a_direct_child_of_the_tree(self) -> None:
         # Kbuild then uses srctree "..", which is what lets ccache share
