@@ -208,6 +208,19 @@ def pct(half_width: float, mean: float) -> str:
     return f'{half_width / mean * 100:.2f}%' if mean else 'n/a'
 
 
+def spread_line(clock: str, rows: Sequence[Row]) -> str:
+    """The widest 95% half-width of a tree's mean, in % of that mean, over
+    the timed cases (each tree's interval counts)."""
+    if not rows:
+        return f'{clock}: no timed case'
+    width, key = max(
+        ((100 * s.half_width / s.mean if s.mean else 0.0, r.key)
+         for r in rows for s in (r.comparison.base, r.comparison.patched)),
+        key=lambda found: found[0])
+    return (f'{clock}: max half-width {width:.2f}% over {len(rows)} cases '
+            f'({key.label()})')
+
+
 def marks(rows: Sequence[Row]) -> Tuple[int, int]:
     """(improvements, regressions)."""
     return (sum(r.comparison.mark == '(I)' for r in rows),

@@ -29,16 +29,32 @@ CONFIGS = kunit_run.MAIN_CONFIGS
 SUITES = 'mm_bench*'
 PROFILES = ('smoke', 'quick', 'full')
 # Clocks: the guest's own clock as QEMU's TCG runs it (wall time of the
-# emulation), or QEMU counting instructions (-icount): deterministic, but a
-# count of guest instructions, blind to TLB and barrier cost either way.
-# The QEMU arguments of each clock; kunit.py takes them as --qemu_args.
-CLOCKS = {'host': (), 'icount': ('-icount', 'shift=0,sleep=off')}
+# emulation), or QEMU counting instructions (-icount), blind to TLB and
+# barrier cost either way. The QEMU arguments of each clock; kunit.py
+# takes them as --qemu_args.
+#
+# icount alone did not repeat: two boots of one kernel differed by up to
+# 50% in a case. Two inputs made them differ: QEMU's random seed (the
+# device tree's rng-seed and kaslr-seed, the RNDR instruction), drawn from
+# the host at each start, and the second vCPU, whose work interleaves with
+# the measuring one as that randomness has it. With one vCPU and a given
+# -seed, a boot's counts repeat bit for bit. Boot i of each tree gets seed
+# i + 1, so the two trees see the same seeds and the boots still sample
+# what the seed changes (random sizes, allocation order).
+CLOCKS = {'host': (), 'icount': ('-icount', 'shift=0,sleep=off', '-smp', '1')}
 CLOCK_NOTES = {
     'host': 'guest time under TCG: real elapsed time, noisy on a shared '
             'machine; TCG models neither TLB nor barrier cost',
-    'icount': 'QEMU counts guest instructions: deterministic, but shows '
+    'icount': 'QEMU counts guest instructions, one vCPU, QEMU seed = boot '
+              'number + 1 on both trees: a boot repeats exactly; shows '
               'only instruction-count differences, no TLB, cache or '
               'barrier cost'}
+
+
+def qemu_args(clock: str, boot: int) -> List[str]:
+    """The QEMU arguments of a clock for the boot numbered boot (from 0)."""
+    seed = ['-seed', str(boot + 1)] if clock == 'icount' else []
+    return [*CLOCKS[clock], *seed]
 
 
 def suite_names(bench_dir: Path = project.BENCH_DIR) -> List[str]:
@@ -55,16 +71,17 @@ def matching_suites(glob: str, bench_dir: Path = project.BENCH_DIR
     return [s for s in suite_names(bench_dir) if fnmatch.fnmatchcase(s, suite)]
 
 
-def command(action: str, profile: str, clock: str, jobs: int) -> List[str]:
+def command(action: str, profile: str, clock: str, jobs: int,
+            boot: int = 0) -> List[str]:
     return [*kunit_run.tool_command(action, kunit_run.build_dir_name(LANE),
                                     CONFIGS, jobs),
             f'--kernel_args=mm_series_bench.profile={profile}',
-            *kunit_qemu_args(clock), SUITES]
+            *kunit_qemu_args(clock, boot), SUITES]
 
 
-def kunit_qemu_args(clock: str) -> List[str]:
-    return [f'--qemu_args={" ".join(CLOCKS[clock])}'] if CLOCKS[clock] \
-        else []
+def kunit_qemu_args(clock: str, boot: int = 0) -> List[str]:
+    args = qemu_args(clock, boot)
+    return [f'--qemu_args={" ".join(args)}'] if args else []
 
 
 def boot(tree: Tree, cache: Path, profile: str, clock: str, number: int,
@@ -75,7 +92,7 @@ def boot(tree: Tree, cache: Path, profile: str, clock: str, number: int,
     final = kunit_run.execute(
         tree, f'bench boot {number}', f'bench-{tree.name}-{number}',
         command('run' if build else 'exec', profile, clock,
-                os.cpu_count() or 1),
+                os.cpu_count() or 1, number),
         cache, kunit_run.build_dir_name(LANE))
     log = (final / 'test.log').read_text(errors='replace')
     return results.load(final / 'results.json'), log

@@ -152,6 +152,7 @@ def run_bench(profile: str, boots: int, clock: str) -> Tuple[int, int]:
     improved, regressed = bench.marks(rows)
     print(f'{len(rows)} timed benchmarks compared: {improved} (I), '
           f'{regressed} (R); text, JSON, CSV in {project.RESULTS / "bench"}')
+    print(bench.spread_line(clock, rows))
     return len(rows), 0
 
 

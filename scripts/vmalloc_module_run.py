@@ -172,11 +172,14 @@ def machine_args() -> List[str]:
     raise SeriesError(f'{project.QEMU_CONFIG}: no extra_qemu_params')
 
 
-def qemu_command(image: Path, initrd: Path, clock: str) -> List[str]:
-    # As kunit.py starts QEMU: no default devices, the console on stdio.
+def qemu_command(image: Path, initrd: Path, clock: str, boot: int = 0
+                 ) -> List[str]:
+    # As kunit.py starts QEMU: no default devices, the console on stdio;
+    # the clock's arguments last, as kunit.py puts --qemu_args (QEMU takes
+    # the last -smp).
     return [QEMU, '-nodefaults', '-nographic', '-serial', 'stdio',
             '-no-reboot', *machine_args(),
-            *bench_run.CLOCKS[clock],
+            *bench_run.qemu_args(clock, boot),
             '-kernel', str(image), '-initrd', str(initrd),
             '-append', 'console=ttyAMA0 kunit.enable=0 rdinit=/init '
                        'panic=-1 oops=panic']
@@ -228,7 +231,7 @@ def boot(tree: Tree, cache: Path, profile: str, clock: str,
         initrd.write_bytes(initramfs(
             busybox(cache), module.read_bytes(),
             init_script(the_loads, LOOPS[profile])))
-        cmd = qemu_command(image, initrd, clock)
+        cmd = qemu_command(image, initrd, clock, number)
         try:
             proc = subprocess.run(cmd, stdin=subprocess.DEVNULL,
                                   stdout=subprocess.PIPE,

@@ -128,5 +128,20 @@ class CountsAndAgreementTest(unittest.TestCase):
                       text)
 
 
+class SpreadLineTest(unittest.TestCase):
+    def test_the_widest_interval_of_either_tree(self) -> None:
+        a = bench.Key('vmalloc', 'fix_size_alloc_test', 'p=1 h=0', 'ns')
+        b = bench.Key('vmalloc', 'vm_map_ram_test', 'p=1 h=0', 'ns')
+        rows = bench.compare({a: [100.0, 100.0, 100.0],
+                              b: [100.0, 100.0, 100.0]},
+                             {a: [101.0, 101.0, 101.0],
+                              b: [90.0, 100.0, 110.0]})
+        self.assertEqual(bench.spread_line('icount', rows),
+                         'icount: max half-width 24.84% over 2 cases '
+                         '(vm_map_ram_test: p:1, h:0 (ns))')
+        self.assertEqual(bench.spread_line('icount', []),
+                         'icount: no timed case')
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -28,10 +28,37 @@ class CommandTest(unittest.TestCase):
         self.assertEqual(cmd[-1], 'mm_bench*')
 
     def test_later_boots_only_boot(self) -> None:
-        cmd = bench_run.command('exec', 'full', 'icount', 2)
+        cmd = bench_run.command('exec', 'full', 'icount', 2, boot=2)
         self.assertEqual(cmd[2], 'exec')
         self.assertFalse(any(a.startswith('--kunitconfig') for a in cmd))
-        self.assertIn('--qemu_args=-icount shift=0,sleep=off', cmd)
+        self.assertIn('--qemu_args=-icount shift=0,sleep=off -smp 1 -seed 3',
+                      cmd)
+
+    def test_the_host_clock_leaves_qemu_as_configured(self) -> None:
+        self.assertFalse(any(a.startswith('--qemu_args') for a in
+                             bench_run.command('exec', 'quick', 'host', 2,
+                                               boot=1)))
+
+    def test_icount_boots_are_seeded_alike_on_both_trees(self) -> None:
+        seen = []
+        with mock.patch.object(bench_run.kunit_run, 'execute',
+                               side_effect=lambda tree, what, name, cmd,
+                               *rest: seen.append((tree.name, cmd)) or
+                               Path('/none')), \
+                mock.patch.object(bench_run.results, 'load',
+                                  return_value={'s.t': 'pass'}), \
+                mock.patch.object(Path, 'read_text', return_value=SAMPLE
+                                  .format(5)):
+            bench_run.ab(AbTest.TREES, Path('/c'), 'quick', 'icount', 2)
+        seeds = [(name, [a for a in cmd if a.startswith('--qemu_args')])
+                 for name, cmd in seen]
+        self.assertEqual(seeds, [
+            ('base', ['--qemu_args=-icount shift=0,sleep=off -smp 1 -seed 1']),
+            ('patched',
+             ['--qemu_args=-icount shift=0,sleep=off -smp 1 -seed 1']),
+            ('base', ['--qemu_args=-icount shift=0,sleep=off -smp 1 -seed 2']),
+            ('patched',
+             ['--qemu_args=-icount shift=0,sleep=off -smp 1 -seed 2'])])
 
 
 class AbTest(unittest.TestCase):

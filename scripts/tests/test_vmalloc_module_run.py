@@ -88,10 +88,13 @@ class ElfTest(unittest.TestCase):
 class QemuTest(unittest.TestCase):
     def test_machine_from_the_kunit_config(self) -> None:
         cmd = tv.qemu_command(project.REPO / 'Image.gz',
-                              project.REPO / 'initrd', 'icount')
+                              project.REPO / 'initrd', 'icount', 1)
         self.assertEqual(cmd[0], 'qemu-system-aarch64')
-        self.assertIn('-smp', cmd)
         self.assertIn('-icount', cmd)
+        # The icount clock's one vCPU comes after the config's, so wins.
+        smp = [cmd[i + 1] for i, a in enumerate(cmd) if a == '-smp']
+        self.assertEqual(smp, ['2', '1'])
+        self.assertEqual(cmd[cmd.index('-seed') + 1], '2')
         self.assertIn('kunit.enable=0', cmd[-1])
 
 
