@@ -33,7 +33,7 @@ static void gigantic_bench(struct kunit *test)
 	unsigned int n = mm_bench_loops(GIGANTIC_BENCH_FULL);
 	unsigned int got, samples = mm_bench_nr_samples();
 	struct folio **folios;
-	u64 start, alloc_ns;
+	u64 start, alloc_ns, free_ns;
 	int sample;
 
 	folios = kunit_kcalloc(test, n, sizeof(*folios), GFP_KERNEL);
@@ -44,6 +44,8 @@ static void gigantic_bench(struct kunit *test)
 	/* Sample -1 is the warm-up: it runs but is not reported. */
 	for (sample = -1; sample < (int)samples; sample++) {
 		start = ktime_get_ns();
+		if (sample >= 0)
+			mm_bench_window_open();
 		for (got = 0; got < n; got++) {
 			folios[got] = folio_alloc_gigantic(GIGANTIC_BENCH_ORDER,
 					GFP_KERNEL | __GFP_COMP | __GFP_NOWARN,
@@ -51,14 +53,21 @@ static void gigantic_bench(struct kunit *test)
 			if (!folios[got])
 				break;
 		}
+		if (sample >= 0)
+			mm_bench_window_close();
 		alloc_ns = ktime_get_ns() - start;
 		start = ktime_get_ns();
+		if (sample >= 0)
+			mm_bench_window_open();
 		free_folios(folios, got);
+		if (sample >= 0)
+			mm_bench_window_close();
+		free_ns = ktime_get_ns() - start;
 		if (sample >= 0) {
 			mm_bench_report(test, &alloc, n, sample, "ns",
 					alloc_ns);
 			mm_bench_report(test, &release, n, sample, "ns",
-					ktime_get_ns() - start);
+					free_ns);
 		}
 		KUNIT_ASSERT_EQ_MSG(test, got, n,
 				    "only %u of %u 32M folios", got, n);

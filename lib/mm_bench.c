@@ -45,7 +45,7 @@ void mm_bench_time(struct kunit *test, const struct mm_bench *b,
 {
 	unsigned int loops = mm_bench_loops(b->full_loops);
 	unsigned int i, n = mm_bench_nr_samples();
-	u64 start;
+	u64 start, elapsed;
 	int ret;
 
 	/* The warm-up fills caches and per-cpu lists; it is not reported. */
@@ -54,9 +54,11 @@ void mm_bench_time(struct kunit *test, const struct mm_bench *b,
 			    b->params);
 	for (i = 0; i < n; i++) {
 		start = ktime_get_ns();
+		mm_bench_window_open();
 		ret = fn(arg, loops);
-		mm_bench_report(test, b, loops, i, "ns",
-			       ktime_get_ns() - start);
+		mm_bench_window_close();
+		elapsed = ktime_get_ns() - start;
+		mm_bench_report(test, b, loops, i, "ns", elapsed);
 		KUNIT_ASSERT_EQ_MSG(test, ret, 0, "%s %s: sample %u failed",
 				    b->name, b->params, i);
 		cond_resched();

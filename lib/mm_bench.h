@@ -33,6 +33,27 @@ unsigned int mm_bench_loops(unsigned int full_loops);
 /* Timed samples per case and boot in the current profile. */
 unsigned int mm_bench_nr_samples(void);
 
+/*
+ * Each reported timed sample runs between these two: unallocated HINT
+ * instructions, which an arm64 CPU executes as NOPs, so that a QEMU TCG
+ * plugin (scripts/tcg_plugin/mm_counts.c) can count what the sample
+ * executed (instructions, barriers, TLBIs). One pair per reported sample,
+ * in the order the samples are reported; a warm-up gets none.
+ */
+static __always_inline void mm_bench_window_open(void)
+{
+#ifdef CONFIG_ARM64
+	asm volatile("hint #0x70" ::: "memory");
+#endif
+}
+
+static __always_inline void mm_bench_window_close(void)
+{
+#ifdef CONFIG_ARM64
+	asm volatile("hint #0x71" ::: "memory");
+#endif
+}
+
 /* Prints one sample; for cases that time their work themselves. */
 void mm_bench_report(struct kunit *test, const struct mm_bench *b,
 		     unsigned int loops, int sample, const char *unit,

@@ -16,7 +16,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import stats
 
-_SAMPLE = re.compile(r'mm_bench suite=(?P<suite>\S+) bench=(?P<bench>\S+)'
+SAMPLE = re.compile(r'mm_bench suite=(?P<suite>\S+) bench=(?P<bench>\S+)'
                      r'(?P<params>(?: \w+=\S+)*?) loops=(?P<loops>\d+)'
                      r' sample=(?P<sample>\d+) value=(?P<value>\d+)'
                      r' unit=(?P<unit>\S+)')
@@ -40,7 +40,7 @@ Samples = Dict[Key, List[float]]
 
 def parse(log: str) -> Samples:
     samples: Samples = {}
-    for m in _SAMPLE.finditer(log):
+    for m in SAMPLE.finditer(log):
         key = Key(m.group('suite'), m.group('bench'),
                   m.group('params').strip(), m.group('unit'))
         samples.setdefault(key, []).append(float(m.group('value')))

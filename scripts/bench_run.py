@@ -15,12 +15,13 @@ import fnmatch
 import os
 import re
 from pathlib import Path
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import bench
 import kunit_run
 import project
 import results
+import tcg_counts
 from project import SeriesError
 from trees import Tree
 
@@ -72,35 +73,52 @@ def matching_suites(glob: str, bench_dir: Path = project.BENCH_DIR
 
 
 def command(action: str, profile: str, clock: str, jobs: int,
-            boot: int = 0) -> List[str]:
+            boot: int = 0, extra_qemu: Sequence[str] = ()) -> List[str]:
     return [*kunit_run.tool_command(action, kunit_run.build_dir_name(LANE),
                                     CONFIGS, jobs),
             f'--kernel_args=mm_series_bench.profile={profile}',
-            *kunit_qemu_args(clock, boot), SUITES]
+            *kunit_qemu_args(clock, boot, extra_qemu), SUITES]
 
 
-def kunit_qemu_args(clock: str, boot: int = 0) -> List[str]:
-    args = qemu_args(clock, boot)
+def kunit_qemu_args(clock: str, boot: int = 0,
+                    extra: Sequence[str] = ()) -> List[str]:
+    args = [*qemu_args(clock, boot), *extra]
     return [f'--qemu_args={" ".join(args)}'] if args else []
 
 
+def plugin_log(tree: Tree, number: int) -> Path:
+    return project.RESULTS / 'bench' / f'plugin-{tree.name}-{number}.log'
+
+
 def boot(tree: Tree, cache: Path, profile: str, clock: str, number: int,
-         build: bool) -> Tuple[Dict[str, str], str]:
-    """One boot: each benchmark case's outcome, and the console log."""
+         build: bool, plugin: Optional[Path] = None
+         ) -> Tuple[Dict[str, str], str]:
+    """One boot: each benchmark case's outcome, and the console log; with
+    the TCG plugin, its windows go to plugin_log()."""
     print(f'{tree.name} tree: bench boot {number} ({profile}, {clock} clock)'
           f'{", building" if build else ""}', flush=True)
+    extra: List[str] = []
+    if plugin:
+        log_path = plugin_log(tree, number)
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        log_path.unlink(missing_ok=True)
+        extra = tcg_counts.qemu_args(plugin, log_path)
     final = kunit_run.execute(
         tree, f'bench boot {number}', f'bench-{tree.name}-{number}',
         command('run' if build else 'exec', profile, clock,
-                os.cpu_count() or 1, number),
+                os.cpu_count() or 1, number, extra),
         cache, kunit_run.build_dir_name(LANE))
     log = (final / 'test.log').read_text(errors='replace')
     return results.load(final / 'results.json'), log
 
 
 def ab(the_trees: Dict[str, Tree], cache: Path, profile: str, clock: str,
-       boots: int) -> Tuple[bench.Samples, bench.Samples]:
-    """K boots of each tree, alternating; every case must pass each time."""
+       boots: int, plugin: Optional[Path] = None,
+       counts: Optional[Dict[str, tcg_counts.Counts]] = None
+       ) -> Tuple[bench.Samples, bench.Samples]:
+    """K boots of each tree, alternating; every case must pass each time.
+    With the TCG plugin (icount only: its counters are exact on the one
+    vCPU), each boot's counts per operation go to counts[tree]."""
     if profile not in PROFILES:
         raise SeriesError(f'unknown profile {profile!r} '
                           f'(one of {", ".join(PROFILES)})')
@@ -111,7 +129,7 @@ def ab(the_trees: Dict[str, Tree], cache: Path, profile: str, clock: str,
     for number in range(boots):
         for name in ('base', 'patched'):
             outcomes, log = boot(the_trees[name], cache, profile, clock,
-                                 number, build=number == 0)
+                                 number, build=number == 0, plugin=plugin)
             failed = sorted(c for c, o in outcomes.items() if o != 'pass')
             where = f'{name} tree, bench boot {number}'
             if not outcomes:
@@ -120,6 +138,15 @@ def ab(the_trees: Dict[str, Tree], cache: Path, profile: str, clock: str,
                 raise SeriesError(f'{where}: {len(failed)} benchmark case(s) '
                                   f'failed, first {failed[0]}')
             bench.merge(pooled[name], bench.per_boot(bench.parse(log)))
+            if plugin and counts is not None:
+                windows = tcg_counts.parse_windows(
+                    plugin_log(the_trees[name], number).read_text(
+                        errors='replace'))
+                try:
+                    tcg_counts.merge(counts.setdefault(name, {}),
+                                     tcg_counts.per_operation(log, windows))
+                except SeriesError as e:
+                    raise SeriesError(f'{where}: {e}') from None
     return pooled['base'], pooled['patched']
 
 

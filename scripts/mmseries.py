@@ -27,6 +27,7 @@ import project
 import sanitizers
 import series
 import trees
+import tcg_counts
 import verify
 import vmalloc_module_run
 import walk
@@ -119,10 +120,17 @@ def run_unit() -> Tuple[int, int]:
 def run_bench(profile: str, boots: int, clock: str) -> Tuple[int, int]:
     """The A/B benchmark report (harness and test_vmalloc.ko); returns
     (benchmarks ran or compared, 0)."""
+    plugin, plugin_note = None, ''
+    if clock == 'icount' and profile != 'smoke':
+        # Its counters are exact only on icount's one vCPU.
+        plugin, plugin_note = tcg_counts.try_build(project.CACHE)
+        if plugin_note:
+            print(plugin_note, flush=True)
+    counts: Dict[str, tcg_counts.Counts] = {}
     with project.build_lock(project.CACHE):
         the_trees = prepare_trees()
         base, patched = bench_run.ab(the_trees, project.CACHE, profile,
-                                     clock, boots)
+                                     clock, boots, plugin, counts)
         tv_base, tv_patched = vmalloc_module_run.ab(
             the_trees, project.CACHE, profile, clock, boots)
     if profile == 'smoke':
@@ -153,6 +161,15 @@ def run_bench(profile: str, boots: int, clock: str) -> Tuple[int, int]:
     print(f'{len(rows)} timed benchmarks compared: {improved} (I), '
           f'{regressed} (R); text, JSON, CSV in {project.RESULTS / "bench"}')
     print(bench.spread_line(clock, rows))
+    if counts:
+        table = ('\nWhat each operation executed (TCG plugin, icount, mean '
+                 f'over {boots} boot(s) a tree):\n'
+                 + tcg_counts.render(counts.get('base', {}),
+                                     counts.get('patched', {})))
+        (project.RESULTS / 'bench' / 'counts.txt').write_text(table + '\n')
+        print(table)
+    elif clock == 'icount' and profile != 'smoke':
+        print(plugin_note or 'TCG plugin: no window counted')
     return len(rows), 0
 
 
@@ -242,6 +259,8 @@ def cmd_deps(_: argparse.Namespace) -> int:
     note = packages.try_optional()
     if note:
         print(note)
+    plugin, note = tcg_counts.try_build(project.CACHE)
+    print(note or f'TCG plugin: {plugin}')
     print('all packages present')
     return 0
 

@@ -66,10 +66,10 @@ def ensure(names: Sequence[str] = REQUIRED,
                           + ' '.join(still))
 
 
-def try_optional() -> Optional[str]:
+def try_optional(names: Sequence[str] = OPTIONAL) -> Optional[str]:
     """Install the optional packages if possible; a message if not."""
     try:
-        ensure(OPTIONAL)
+        ensure(names)
     except SeriesError as e:
         return f'optional: {e}'
     return None

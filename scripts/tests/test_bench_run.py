@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+import tempfile
 import unittest
 from pathlib import Path
 from unittest import mock
@@ -68,7 +69,8 @@ class AbTest(unittest.TestCase):
     def test_alternates_and_pools(self) -> None:
         calls = []
 
-        def boot(tree, cache, profile, clock, number, build):
+        def boot(tree, cache, profile, clock, number, build,  # noqa: ANN001
+                 plugin=None):
             calls.append((tree.name, number, build))
             value = 100 if tree.name == 'base' else 70
             # Two samples a boot: the boot counts once, with their mean.
@@ -83,6 +85,31 @@ class AbTest(unittest.TestCase):
         key = bench.Key('vmalloc', 'fix_size_alloc_test', 'p=1 h=0', 'ns')
         self.assertEqual(base[key], [101.0, 102.0])
         self.assertEqual(patched[key], [71.0, 72.0])
+
+    def test_the_plugins_windows_are_counted_per_tree(self) -> None:
+        windows = {'base': 'mm_window 0 insns=1000 dsb=20 isb=10 dmb=0 '
+                           'tlbi=4 ops=vale1is:4\n',
+                   'patched': 'mm_window 0 insns=800 dsb=2 isb=1 dmb=0 '
+                              'tlbi=1 ops=rvale1is:1\n'}
+        with tempfile.TemporaryDirectory() as tmp, \
+                mock.patch.object(bench_run.project, 'RESULTS', Path(tmp)):
+            def boot(tree, cache, profile, clock, number, build,  # noqa
+                     plugin=None):
+                self.assertEqual(plugin, Path('/p.so'))
+                path = bench_run.plugin_log(tree, number)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(windows[tree.name])
+                return {'s.c': 'pass'}, SAMPLE.format(5)
+
+            counts: dict = {}
+            with mock.patch.object(bench_run, 'boot', side_effect=boot):
+                bench_run.ab(self.TREES, Path('/c'), 'quick', 'icount', 1,
+                             Path('/p.so'), counts)
+        key = bench.Key('vmalloc', 'fix_size_alloc_test', 'p=1 h=0', 'ns')
+        # Five loops a sample: per operation.
+        self.assertEqual(counts['base'][key]['dsb'], [4.0])
+        self.assertEqual(counts['patched'][key]['tlbi_range'], [0.2])
+        self.assertEqual(counts['base'][key]['tlbi_range'], [0.0])
 
     def test_a_failing_benchmark_stops_the_run(self) -> None:
         with mock.patch.object(bench_run, 'boot',
