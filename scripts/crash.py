@@ -22,7 +22,13 @@ from typing import Dict, List, Optional
 # No KTAP progress for this long, once booted: the suite hangs. The
 # slowest case (the 1G gigantic folio under TCG) takes about a minute.
 STALL_S = 300
+# No KTAP at all this long after QEMU started: the kernel hangs before the
+# suites (a mutant of code every boot runs). The kernels here reach their
+# first suite 1 to 2 s after QEMU starts.
+BOOT_S = 120
 BOOTED = 'Starting KUnit Kernel'
+# kunit.py's last line before the kernel's own output.
+_QEMU_LINE = re.compile(r'^\$ qemu-system-\S+ .*$', re.M)
 # After SIGTERM, how long QEMU gets before SIGKILL.
 KILL_AFTER_S = 10
 POLL_S = 2.0
@@ -63,12 +69,15 @@ def _signal_children(pid: int, sig: int) -> None:
 
 def watch(proc: 'subprocess.Popen[bytes]', output: Path,
           stall_s: Optional[float] = None, poll_s: float = POLL_S,
-          kill_after_s: float = KILL_AFTER_S) -> bool:
+          kill_after_s: float = KILL_AFTER_S,
+          boot_s: Optional[float] = None) -> bool:
     """Wait for proc; stop its children (QEMU) when its output, once the
-    kernel booted, stays still for stall_s: SIGTERM, then SIGKILL if they
-    are still there kill_after_s later (a stopped or wedged QEMU does not
-    act on SIGTERM). True if it had to."""
+    kernel booted, stays still for stall_s (boot_s while no KTAP came
+    yet): SIGTERM, then SIGKILL if they are still there kill_after_s later
+    (a stopped or wedged QEMU does not act on SIGTERM). True if it had
+    to."""
     limit = STALL_S if stall_s is None else stall_s
+    first_limit = BOOT_S if boot_s is None else boot_s
     fired_at: Optional[float] = None
     killed = False
     size, still_since = -1, time.monotonic()
@@ -86,13 +95,24 @@ def watch(proc: 'subprocess.Popen[bytes]', output: Path,
         if now_size != size:
             size, still_since = now_size, time.monotonic()
             continue
-        if time.monotonic() - still_since < limit:
+        still = time.monotonic() - still_since
+        if still < min(limit, first_limit):
             continue
-        if BOOTED not in output.read_text(errors='replace'):
+        text = output.read_text(errors='replace')
+        if BOOTED not in text:
             continue        # still building: no limit there
+        if still < (first_limit if booting(text) else limit):
+            continue
         fired_at = time.monotonic()
         _signal_children(proc.pid, signal.SIGTERM)
     return fired_at is not None
+
+
+def booting(text: str) -> bool:
+    """Whether kunit.py started QEMU and nothing came from the kernel."""
+    started = list(_QEMU_LINE.finditer(text.split(BOOTED, 1)[-1]))
+    return bool(started) and not \
+        text.split(BOOTED, 1)[-1][started[-1].end():].strip()
 
 
 def crashed(log: str) -> bool:

@@ -85,7 +85,9 @@ def killed_by(mutant: Mutant, outcomes: Dict[str, str],
               ) -> List[str]:
     """The named cases that did not pass, but for those whose outcome is
     what the manifest expects of the patched tree on the mutant's lane (a
-    size the granule does not have skips there, mutant or not)."""
+    size the granule does not have skips there, mutant or not). A named
+    case the manifest expects to pass there and that did not report at
+    all (the kernel hung or died before it) did not pass either."""
     column = 'patched' + ('' if mutant.lane == manifest.MAIN_LANE
                           else f'+{mutant.lane}')
 
@@ -93,9 +95,14 @@ def killed_by(mutant: Mutant, outcomes: Dict[str, str],
         e = (expected or {}).get(case)
         return e is not None and e.on(column) == outcome
 
-    return sorted(case for case, outcome in
-                  kunit_run.matching(outcomes, mutant.patterns).items()
-                  if outcome != 'pass' and not expected_there(case, outcome))
+    failed = {case for case, outcome in
+              kunit_run.matching(outcomes, mutant.patterns).items()
+              if outcome != 'pass' and not expected_there(case, outcome)}
+    missing = {case for case in kunit_run.matching(
+        {c: '' for c in expected or {}}, mutant.patterns)
+        if case not in outcomes and kunit_run.in_scope(mutant.lane, case)
+        and expected_there(case, 'pass')}
+    return sorted(failed | missing)
 
 
 def worktree(cache: Path) -> Tree:

@@ -293,11 +293,17 @@ def judge(tree: Tree, patch: str, index: int, m: mutate_gen.Mutation,
     return Result(patch, m, KILLED if kills else SURVIVED, tuple(kills))
 
 
+# Bumped when the way a verdict is reached changes, so that kept verdicts
+# of the old way are judged again.
+JUDGE_VERSION = '2: a case that never reported did not pass'
+
+
 def verdict_key(tree_id: str, target: Target, m: mutate_gen.Mutation
                 ) -> str:
     """What a verdict depends on: the patched tree (series and suites),
-    where it is judged, and the mutation."""
-    text = '\n'.join((tree_id, target.lane, ','.join(target.suites),
+    where it is judged, how, and the mutation."""
+    text = '\n'.join((JUDGE_VERSION, tree_id, target.lane,
+                      ','.join(target.suites),
                       m.file, str(m.line), m.original, m.mutated))
     return hashlib.sha256(text.encode()).hexdigest()[:20]
 

@@ -22,6 +22,14 @@ DEAF = HANGING.replace(
     "'import time; time.sleep(60)'",
     "'import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
     "time.sleep(60)'")
+# Boots but hangs before any KTAP line, as a kernel that dies early does.
+SILENT_BOOT = f'''import subprocess, sys
+print({crash.BOOTED!r}, flush=True)
+print('Running tests with:', flush=True)
+print('$ qemu-system-aarch64 -nodefaults -kernel Image.gz', flush=True)
+subprocess.run([sys.executable, '-c', 'import time; time.sleep(60)'])
+print('[ERROR] no KTAP', flush=True)
+'''
 BUILDING = '''import time
 time.sleep(1.0)
 print('build done', flush=True)
@@ -29,7 +37,7 @@ print('build done', flush=True)
 
 
 def run_watched(script: str, stall_s: float,
-                kill_after_s: float = 10) -> tuple:
+                kill_after_s: float = 10, boot_s: float = 30) -> tuple:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / 'kunit.out'
         with open(out, 'w') as f:
@@ -37,7 +45,7 @@ def run_watched(script: str, stall_s: float,
                                     stdout=f, stderr=subprocess.STDOUT)
             start = time.monotonic()
             fired = crash.watch(proc, out, stall_s=stall_s, poll_s=0.1,
-                                kill_after_s=kill_after_s)
+                                kill_after_s=kill_after_s, boot_s=boot_s)
         return fired, time.monotonic() - start, out.read_text()
 
 
@@ -54,6 +62,22 @@ class WatchTest(unittest.TestCase):
         self.assertTrue(fired)
         self.assertLess(took, 30)
         self.assertIn('[CRASHED] second_case', output)
+
+    def test_a_kernel_silent_after_qemu_starts_gets_the_boot_limit(
+            self) -> None:
+        fired, took, output = run_watched(SILENT_BOOT, 30, boot_s=0.5)
+        self.assertTrue(fired)
+        self.assertLess(took, 20)
+        self.assertIn('[ERROR] no KTAP', output)
+
+    def test_the_boot_limit_ends_with_the_first_ktap_line(self) -> None:
+        self.assertTrue(crash.booting(
+            f'{crash.BOOTED}\nRunning tests with:\n$ qemu-system-aarch64 '
+            '-m 8\n'))
+        self.assertFalse(crash.booting(
+            f'{crash.BOOTED}\n$ qemu-system-aarch64 -m 8\n'
+            '[10:00:01] ==== suite (2 subtests) ====\n'))
+        self.assertFalse(crash.booting('building\n'))
 
     def test_no_limit_while_building(self) -> None:
         fired, _, output = run_watched(BUILDING, 0.3)

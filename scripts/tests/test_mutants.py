@@ -84,6 +84,20 @@ class SelectAndJudgeTest(unittest.TestCase):
         self.assertEqual(mutants.killed_by(m, outcomes),
                          ['s.t.contpmd', 's.t.pud'])
 
+    def test_a_case_that_never_reported_did_not_pass(self) -> None:
+        # A mutant of code every boot runs hangs the kernel before the
+        # suites: no case reports, and that kills it.
+        m = mutants.Mutant('v', 'ptc', ('s.*',))
+        expected = manifest.parse(
+            's.a\tfail\tpass\tF14\tx\n'
+            's.b\tskip\tpass ptc=skip\tF14\tneeds y\n'
+            'r.c\tfail\tpass\tF14\tx\n')
+        self.assertEqual(mutants.killed_by(m, {}, expected), ['s.a'])
+        self.assertEqual(mutants.killed_by(m, {'s.a': 'pass'}, expected), [])
+        # A lane that runs one suite only misses the others by design.
+        numa = mutants.Mutant('n', 'numa', ('s.*',))
+        self.assertEqual(mutants.killed_by(numa, {}, expected), [])
+
     def test_on_granule_moves_the_main_lanes_mutants(self) -> None:
         ptc = mutants.Mutant('p', 'ptc', ('s.u',))
         g16 = mutants.Mutant('g', '16k', ('s.v',))
