@@ -17,8 +17,10 @@ Operators (each mutant changes one token or one statement of one line):
   lcr    && and || swapped
   const  an integer constant plus one and minus one
   del    a call statement deleted (a barrier, a flush, a put, a WARN,
-         a cond_resched()): the line becomes `do { } while (0);`, an
-         empty statement the compiler does not warn about in an if body
+         a cond_resched()), or an assignment or a counter's step: the
+         line becomes `do { } while (0);`, an empty statement the
+         compiler does not warn about in an if body; a call that goes on
+         to the next lines gets `if (0) ` in front instead
   ret    a returned value replaced by 0
   swap   two adjacent arguments of a call swapped
 """
@@ -131,6 +133,42 @@ def _call_at(toks: Sequence[Token]) -> Optional[Tuple[int, int]]:
     return 1, close
 
 
+def _call_opens(toks: Sequence[Token]) -> bool:
+    """Whether the tokens start a call statement that the line does not
+    close: name ( ... with the parenthesis still open at its end."""
+    if len(toks) < 2 or toks[0].kind != 'ident' or toks[1].text != '(' or \
+            toks[0].text in _KEYWORDS:
+        return False
+    return _closing(toks, 1) is None
+
+
+_ASSIGN = ('=', '+=', '-=', '|=', '&=', '^=', '<<=', '>>=')
+_KEYWORDS = ('if', 'while', 'for', 'switch', 'return', 'sizeof', 'do',
+             'else', 'case', 'goto')
+
+
+def _assignment(toks: Sequence[Token]) -> bool:
+    """Whether the tokens are one assignment statement (not a declaration
+    with an initializer, which cannot go): lvalue op= expression ;"""
+    if len(toks) == 3 and toks[-1].text == ';' and \
+            {toks[0].text, toks[1].text} & {'++', '--'} and \
+            'ident' in (toks[0].kind, toks[1].kind):
+        return True             # x++; --x;
+    if len(toks) < 4 or toks[-1].text != ';' or toks[0].kind != 'ident' or \
+            toks[0].text in _KEYWORDS + _TYPE_WORDS:
+        return False
+    for i, t in enumerate(toks):
+        if t.text in _ASSIGN:
+            # Two names in a row before it: a declaration (u64 x = ...).
+            head = toks[:i]
+            return not any(a.kind == 'ident' and b.kind == 'ident'
+                           for a, b in zip(head, head[1:])) and \
+                not any(x.text == '*' for x in head[:1])
+        if t.text in ('(', '?'):
+            return False
+    return False
+
+
 def _arguments(toks: Sequence[Token], open_at: int, close_at: int
                ) -> List[Tuple[int, int]]:
     """(first, last) token index of each top-level argument."""
@@ -214,10 +252,17 @@ def mutations_of_line(file: str, number: int, line: str,
                 yield make('ret', new, f'`return {value}` to `return 0`')
 
     call = _call_at(toks)
+    indent = line[:len(line) - len(line.lstrip())]
     if call and not toks[0].text.startswith(_NOT_DELETED):
-        indent = line[:len(line) - len(line.lstrip())]
         yield make('del', indent + 'do { } while (0);',
                    f'`{toks[0].text}()` deleted')
+    elif _call_opens(toks) and not toks[0].text.startswith(_NOT_DELETED):
+        # A call statement that goes on to the next lines: never run.
+        yield make('del', indent + 'if (0) ' + line.lstrip(),
+                   f'`{toks[0].text}()` deleted')
+    elif _assignment(toks):
+        yield make('del', indent + 'do { } while (0);',
+                   f'`{line.strip()}` deleted')
     for i, tok in enumerate(toks):
         if tok.kind != 'ident' or i + 1 >= len(toks) or \
                 toks[i + 1].text != '(' or \

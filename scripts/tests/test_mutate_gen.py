@@ -74,8 +74,31 @@ class OperatorTest(unittest.TestCase):
         self.assertEqual(of_line(16)['del'], ['do { } while (0);'])
         # A trailing comment does not keep a call from being one.
         self.assertEqual(of_line(21)['del'], ['do { } while (0);'])
-        # An assignment is not a call statement.
-        self.assertNotIn('del', of_line(12))
+        # An assignment that calls is deleted as an assignment.
+        self.assertEqual(of_line(12)['del'], ['do { } while (0);'])
+        # A step of a counter goes too.
+        self.assertEqual(of_line(15)['del'], ['do { } while (0);'])
+
+    def test_a_call_over_several_lines_is_deleted(self) -> None:
+        self.assertEqual(of_line(8)['del'] if 'del' in of_line(8) else [],
+                         [])
+        found = mutate_gen.mutations('mm/x.c', [
+            '\tmod_memcg_page_state(area->pages[0], MEMCG_VMALLOC,',
+            '\t\t\t     area->nr_pages);'], [1])
+        self.assertIn('\tif (0) mod_memcg_page_state(area->pages[0], '
+                      'MEMCG_VMALLOC,', [m.mutated for m in found
+                                         if m.operator == 'del'])
+
+    def test_an_assignment_is_deleted_a_declaration_is_not(self) -> None:
+        self.assertEqual(of_line(17)['del'], ['do { } while (0);'])
+        for line in ('\tunsigned long stop = min(end, pfn);',
+                     '\tstruct page *p = pfn_to_page(pfn);',
+                     '\tint i = 0;', '\tif (a) b = c;', '\treturn a = b;'):
+            self.assertNotIn('del', [m.operator for m in
+                                     mutate_gen.mutations_of_line(
+                                         'mm/x.c', 1, line)], line)
+        self.assertIn('del', [m.operator for m in mutate_gen.mutations_of_line(
+            'mm/x.c', 1, '\tvm->pages[i] = page;')])
 
     def test_returned_value(self) -> None:
         self.assertEqual(of_line(20)['ret'], ['return 0;'])
