@@ -100,9 +100,11 @@ LANES: Dict[str, Lane] = {
     'nothp': Lane((project.KUNIT_DIR / 'no-thp.kunitconfig',),
                   what='4K pages, TRANSPARENT_HUGEPAGE=n (no ARM64_CONTPTE)'),
 }
-# What make test and make report run; make granules runs GRANULE_LANES.
-CI_LANES = ('main', 'ptc', 'numa', 'owner')
+# What make test and make report run: the 4K lanes, then the granule
+# lanes (a cold run of all of them fits CI's budget, README); make
+# granules runs GRANULE_LANES alone.
 GRANULE_LANES = ('main', '16k', '64k', 'nothp')
+CI_LANES = ('main', 'ptc', 'numa', 'owner', '16k', '64k', 'nothp')
 # kunit.py's --timeout covers the boot and the suites, not the build.
 RUN_TIMEOUT_S = 900
 
@@ -377,7 +379,8 @@ def run(tree: Tree, lane: str, cache: Path, jobs: int = 0,
     """Build and run one lane on one tree; return each case's outcome.
     Cases of expected that a crash or a hang kept from reporting are run
     again in isolation."""
-    print(f'{tree.name} tree: building and running lane {lane}', flush=True)
+    print(f'{tree.name} tree: building and running lane {lane} '
+          f'({progress.since_start()} into this command)', flush=True)
     build_dir = build_dir_name(lane)
     expected = [c for c in expected if in_scope(lane, c)]
     final = execute(tree, f'lane {lane}', f'{tree.name}-{lane}',

@@ -44,9 +44,20 @@ def count_objects(build_dir: Path, since: float = 0.0) -> int:
     return found
 
 
+# When this command started (the module is imported at its start).
+_COMMAND_STARTED = time.monotonic()
+
+
 def elapsed(seconds: float) -> str:
     minutes, secs = divmod(int(seconds), 60)
     return f'{minutes}m{secs:02d}s'
+
+
+def since_start(now: Optional[float] = None) -> str:
+    """How long this command has run: what each lane's start line says, so
+    that a log shows what each lane cost."""
+    return elapsed((time.monotonic() if now is None else now)
+                   - _COMMAND_STARTED)
 
 
 def expected_objects(build_dir: Path) -> Optional[int]:
