@@ -13,7 +13,8 @@
 #                 demand; verdicts are kept, so a run cut short goes on
 #   make hunks    which hunks of the series a mutant pins (no kernel build)
 #   make walk     the suites at every prefix of the series (BENCH=glob,
-#                 GRANULE=main|16k|64k|nothp)
+#                 BOOTS=n, CLOCK=host|icount: which patch moved which
+#                 benchmark; GRANULE=main|16k|64k|nothp)
 #   make granules both trees on 4K, 16K, 64K pages and without THP
 #   make sanitize the patched tree under KASAN, lockdep, kmemleak & co.
 #   make cross    every prefix for x86_64 and riscv64; suites on x86_64
@@ -41,7 +42,7 @@ mutate:
 
 walk:
 	@$(TOOL) walk $(if $(GRANULE),--granule=$(GRANULE)) \
-		$(if $(BENCH),--bench=$(BENCH) --boots=$(BOOTS))
+		$(if $(BENCH),--bench=$(BENCH) --boots=$(BOOTS) --clock=$(CLOCK))
 
 # Results only; the kernel repo, worktrees and ccache stay in the cache.
 clean:

@@ -234,7 +234,7 @@ def cmd_walk(args: argparse.Namespace) -> int:
     with project.build_lock(project.CACHE):
         prepare_trees()
         broken = walk.run(project.CACHE, args.bench, args.boots,
-                          args.granule)
+                          args.granule, args.clock)
     return 1 if broken else 0
 
 
@@ -396,6 +396,9 @@ def make_parser() -> argparse.ArgumentParser:
                                   'e.g. mm_bench_vmalloc')
     sub['walk'].add_argument('--boots', type=int, default=3,
                              help='bench boots per prefix (default 3)')
+    sub['walk'].add_argument('--clock', default='host',
+                             choices=tuple(bench_run.CLOCKS),
+                             help='the benchmarks\' clock (default host)')
     return parser
 
 

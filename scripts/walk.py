@@ -70,6 +70,31 @@ def other_reasons(step: Step) -> List[str]:
                   if o.endswith(reasons.OTHER))
 
 
+def attribution(steps: Sequence[Step]) -> str:
+    """Per benchmark row: its change from base to the whole series, and
+    each patch whose prefix moved it (the 95% intervals of the prefix and
+    the one before it do not overlap), by how much."""
+    ran = [s for s in steps if s.outcomes is not None and s.samples]
+    if len(ran) < 2:
+        return 'no benchmark ran at two prefixes'
+    lines = ['| benchmark | base -> series | moved by (change, 95% '
+             'half-width of the change) |', '|---|---|---|']
+    first, last = ran[0], ran[-1]
+    whole = {r.key: r.comparison for r in bench.compare(first.samples,
+                                                         last.samples)}
+    by_key: Dict[bench.Key, List[str]] = {}
+    for before, after in zip(ran, ran[1:]):
+        for key, c in moved(before.samples, after.samples):
+            by_key.setdefault(key, []).append(
+                f'"{after.subject}" {c.change_pct:+.1f}% '
+                f'(+-{c.change_hw_pct:.1f})')
+    for key in sorted(whole):
+        c = whole[key]
+        lines.append(f'| {key.label()} | {bench.change_cell(c)} | '
+                     f'{"; ".join(by_key.get(key, [])) or "none"} |')
+    return '\n'.join(lines)
+
+
 def render(steps: Sequence[Step]) -> str:
     lines = ['| prefix | patch | cases changed | first changes |',
              '|---|---|---|---|']
@@ -106,7 +131,7 @@ def render(steps: Sequence[Step]) -> str:
 
 def run_step(tree: Tree, commit: str, subject: str, cache: Path,
              bench_filter: Optional[str], boots: int,
-             lane: str = 'main') -> Step:
+             lane: str = 'main', clock: str = 'host') -> Step:
     trees.git(tree.path, 'checkout', '-q', '--detach', commit)
     step = Step(commit, subject)
     short = commit[:12]
@@ -125,7 +150,7 @@ def run_step(tree: Tree, commit: str, subject: str, cache: Path,
         final, tree.path, kunit_run.build_dir_name(lane))
     for number in range(boots if bench_filter else 0):
         cmd = bench_run.command('run' if number == 0 else 'exec', 'quick',
-                                'host', jobs)
+                                clock, jobs, number)
         cmd[-1] = bench_filter or cmd[-1]
         run = kunit_run.execute(tree, f'bench boot {number}',
                                 f'walk-{short}-bench-{number}', cmd, cache,
@@ -136,18 +161,26 @@ def run_step(tree: Tree, commit: str, subject: str, cache: Path,
 
 
 def run(cache: Path, bench_filter: Optional[str] = None,
-        boots: int = 3, lane: str = 'main') -> int:
+        boots: int = 3, lane: str = 'main', clock: str = 'host') -> int:
     """Walk the series on one lane (a granule's: main, 16k, 64k, nothp);
     returns the number of prefixes that do not build or have a case that
     fails for another reason than the manifest's."""
     tree = trees.scratch_worktree(cache, TREE_NAME, 'base')
     steps = [run_step(tree, commit, subject, cache, bench_filter, boots,
-                      lane)
+                      lane, clock)
              for commit, subject in prefixes(cache / 'linux.git')]
     table = render(steps)
     out = project.RESULTS / ('walk' if lane == 'main' else f'walk-{lane}')
     out.mkdir(parents=True, exist_ok=True)
     (out / 'walk.md').write_text(table + '\n')
+    if bench_filter:
+        patched = trees.git(cache / 'linux.git', 'rev-parse',
+                            'patched').stdout.strip()
+        text = (f'Which patch moved each benchmark ({bench_filter}, '
+                f'{clock} clock, {boots} boots a prefix; walk of patched '
+                f'{patched[:12]}):\n' + attribution(steps))
+        (out / 'attribution.md').write_text(text + '\n')
+        print(text)
     details = []
     last: Optional[Step] = None
     for step in steps:

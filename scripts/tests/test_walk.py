@@ -31,6 +31,27 @@ class WalkTest(unittest.TestCase):
                       '-50.00% |', text)
         self.assertIn('| 03 | F5 | 1 | b fail->pass |', text)
 
+    def test_attribution_names_the_patch_that_moved_each_row(self) -> None:
+        fix = bench.Key('vmalloc', 'fix_size_alloc_test', 'p=16 h=0', 'ns')
+        ram = bench.Key('vmalloc', 'vm_map_ram_test', 'p=1 h=0', 'ns')
+        steps = [
+            walk.Step('c0', 'base (seams + suites)', {},
+                      samples={fix: [100.0, 100.2, 99.8],
+                               ram: [50.0, 50.5, 49.5]}),
+            walk.Step('c1', 'arm64/mm: one pair', {},
+                      samples={fix: [100.1, 100.0, 99.9],
+                               ram: [50.0, 50.5, 49.5]}),
+            walk.Step('c2', 'mm/vmalloc: lazy MMU', {},
+                      samples={fix: [90.0, 90.2, 89.8],
+                               ram: [50.2, 50.1, 49.9]})]
+        text = walk.attribution(steps)
+        self.assertIn('| fix_size_alloc_test: p:16, h:0 (ns) | (I) -10.00% '
+                      '| "mm/vmalloc: lazy MMU" -10.0% (+-0.4) |', text)
+        self.assertIn('| vm_map_ram_test: p:1, h:0 (ns) |', text)
+        self.assertTrue(text.rstrip().endswith('| none |'))
+        self.assertEqual(walk.attribution(steps[:1]),
+                         'no benchmark ran at two prefixes')
+
     def test_another_reason_is_named_at_its_prefix(self) -> None:
         steps = [walk.Step('c0', 'base', {'a': 'fail', 'b': 'fail'}),
                  walk.Step('c1', 'F9', {'a': 'fail:other', 'b': 'pass'}),
