@@ -291,7 +291,25 @@ def cmd_report(args: argparse.Namespace) -> int:
     _, bad = run_verify()
     _, unclean = run_checkpatch()
     run_bench(args.profile, args.boots, args.clock)
+    print_attribution()
     return 1 if bad or unclean else 0
+
+
+def print_attribution() -> None:
+    """The last make walk BENCH=...'s table of which patch moved which
+    benchmark, when it walked the series as it is now; else the line that
+    says how to get it (a walk is too long for every report)."""
+    path = project.RESULTS / 'walk' / 'attribution.md'
+    patched = ''
+    if path.exists():
+        patched = project.git(project.CACHE / 'linux.git', 'rev-parse',
+                              'patched', check=False).stdout.strip()
+    if patched and f'walk of patched {patched[:12]}' in path.read_text():
+        print('\n' + path.read_text().rstrip())
+        return
+    print('\nper-patch attribution: not measured for this series; make walk '
+          'BENCH=mm_bench_vmalloc CLOCK=icount BOOTS=2 walks it (an '
+          'incremental build and two boots a prefix)')
 
 
 def cmd_unit(_: argparse.Namespace) -> int:
