@@ -1037,9 +1037,56 @@ static void huge_area_blocks_test(struct kunit *test)
 			    "no block above the area's order %u", area_order);
 }
 
+/*
+ * What is left at the area's own order or below is the caller's to
+ * allocate, with the caller's gfp (direct reclaim allowed), never a large
+ * block tried with the large path's opportunistic one: 7 pages are a block
+ * of 4 and one of 2, and the 7th page the caller's; 3 contpte blocks
+ * (mapped as such where vmap maps contpte blocks) are a block of 2 and the
+ * third the caller's. Base takes everything the caller's way, so this
+ * holds on both trees; it pins the bound of the large path's loop.
+ */
+static const struct large_size remainder_sizes[] = {
+	{ "7_pages", 7 * PAGE_SIZE },
+#ifdef CONT_PTE_SIZE
+	{ "3_contpte_blocks", 3 * CONT_PTE_SIZE },
+#else
+	{ "3_contpte_blocks", 48 * PAGE_SIZE },
+#endif
+};
+
+KUNIT_ARRAY_PARAM_DESC(remainder_size, remainder_sizes, desc);
+
+static void large_order_leaves_area_order_test(struct kunit *test)
+{
+	const struct large_size *s = test->param_value;
+	struct page_events *ev = page_events_start(test);
+	struct vm_struct *area = kunit_vm_area(test,
+					       vmalloc_huge(s->size, GFP_KERNEL));
+	unsigned int area_order = area_page_order(area);
+	const struct page_event *alloc;
+	unsigned int i;
+
+	page_events_stop(ev);
+	KUNIT_ASSERT_EQ(test, area->nr_pages, s->size >> PAGE_SHIFT);
+	KUNIT_ASSERT_LE(test, ev->nr_allocs, PAGE_EVENTS_MAX);
+	kunit_info(test, "%s: %u pages, area order %u\n", s->desc,
+		   area->nr_pages, area_order);
+	for (i = 0; i < area->nr_pages; i++) {
+		alloc = page_events_alloc_at(ev, page_to_pfn(area->pages[i]));
+		if (!alloc || alloc->order > area_order)
+			continue;
+		KUNIT_EXPECT_TRUE_MSG(test, alloc->gfp & __GFP_DIRECT_RECLAIM,
+				      "page %u: a block of order %u, the area's order %u or below, taken with the large blocks' gfp %pGg",
+				      i, alloc->order, area_order, &alloc->gfp);
+	}
+}
+
 static struct kunit_case vmalloc_large_order_cases[] = {
 	KUNIT_CASE_PARAM(large_order_blocks_test, large_size_gen_params),
 	KUNIT_CASE_PARAM(huge_area_blocks_test, huge_size_gen_params),
+	KUNIT_CASE_PARAM(large_order_leaves_area_order_test,
+			 remainder_size_gen_params),
 	KUNIT_CASE(large_order_gfp_test),
 	KUNIT_CASE(nofail_test),
 	KUNIT_CASE_PARAM(large_order_fallback_test, large_fallback_gen_params),
