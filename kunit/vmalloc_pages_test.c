@@ -525,6 +525,7 @@ struct yield_watch {
 	struct task_struct *task;
 	struct page_events *ev;
 	unsigned int frees_seen;	/* when it got the CPU */
+	unsigned int allocs_seen;
 	bool ran;
 };
 
@@ -533,6 +534,7 @@ static int yield_watch_fn(void *data)
 	struct yield_watch *w = data;
 
 	WRITE_ONCE(w->frees_seen, READ_ONCE(w->ev->nr_frees));
+	WRITE_ONCE(w->allocs_seen, READ_ONCE(w->ev->nr_allocs));
 	WRITE_ONCE(w->ran, true);
 	while (!kthread_should_stop()) {
 		set_current_state(TASK_INTERRUPTIBLE);
@@ -549,6 +551,34 @@ static void yield_watch_stop(void *data)
 
 	kthread_stop(w->task);
 	migrate_enable();
+}
+
+/*
+ * A SCHED_FIFO kthread bound to the case's CPU, which stays on it until
+ * the case ends; woken (wake_up_process(w->task)) just before the work
+ * that should yield, it gets the CPU at the first cond_resched() and
+ * notes how many page events the case had recorded by then.
+ */
+static struct yield_watch *yield_watch_start(struct kunit *test,
+					     struct page_events *ev)
+{
+	struct yield_watch *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+
+	if (IS_ENABLED(CONFIG_PREEMPTION))
+		kunit_skip(test, "needs a kernel without full preemption, where cond_resched() yields");
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	w->ev = ev;
+	migrate_disable();
+	w->task = kthread_create(yield_watch_fn, w, "mm_series_yield");
+	if (IS_ERR(w->task)) {
+		migrate_enable();
+		KUNIT_FAIL_AND_ABORT(test, "no kthread: %ld", PTR_ERR(w->task));
+	}
+	kthread_bind(w->task, raw_smp_processor_id());
+	sched_set_fifo(w->task);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+			yield_watch_stop, w), 0);
+	return w;
 }
 
 /* The blocks of a run of two MAX_PAGE_ORDER blocks, freed by the case. */
@@ -583,9 +613,7 @@ static void free_pages_bulk_yields_test(struct kunit *test)
 		kunit_skip(test, "needs CONFIG_CONTIG_ALLOC for the run of two blocks");
 	skip_without_free_pages_bulk(test);
 	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
-	w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	KUNIT_ASSERT_NOT_NULL(test, w);
 #ifdef CONFIG_CONTIG_ALLOC
 	t->page = alloc_contig_pages(2 * MAX_ORDER_NR_PAGES, GFP_KERNEL,
 				     first_online_node, NULL);
@@ -597,19 +625,7 @@ static void free_pages_bulk_yields_test(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, IS_ALIGNED(page_to_pfn(t->page),
 					   MAX_ORDER_NR_PAGES));
 
-	w->ev = page_events_start(test);
-	page_events_stop(w->ev);
-	migrate_disable();
-	w->task = kthread_create(yield_watch_fn, w, "mm_series_yield");
-	if (IS_ERR(w->task)) {
-		migrate_enable();
-		KUNIT_FAIL_AND_ABORT(test, "no kthread: %ld", PTR_ERR(w->task));
-	}
-	kthread_bind(w->task, raw_smp_processor_id());
-	sched_set_fifo(w->task);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-			yield_watch_stop, w), 0);
-
+	w = yield_watch_start(test, page_events_start(test));
 	page_events_reset(w->ev);
 	wake_up_process(w->task);
 	free_pages_bulk(t->page, 2 * MAX_ORDER_NR_PAGES);
@@ -1082,11 +1098,63 @@ static void large_order_leaves_area_order_test(struct kunit *test)
 	}
 }
 
+/* Whether @pfn is one of the area's pages. */
+static bool area_has_pfn(const struct vm_struct *area, unsigned long pfn)
+{
+	unsigned int i;
+
+	for (i = 0; i < area->nr_pages; i++)
+		if (page_to_pfn(area->pages[i]) == pfn)
+			return true;
+	return false;
+}
+
+/*
+ * The large blocks of one area can add up to many megabytes:
+ * vm_area_alloc_pages_large() yields after each. A SCHED_FIFO task woken
+ * on the case's CPU just before vmalloc() of two MAX_PAGE_ORDER blocks'
+ * worth of pages gets the CPU at the first cond_resched() and sees one
+ * block of the area taken (whatever its order, should the buddy allocator
+ * have no MAX_PAGE_ORDER block to give).
+ */
+static void large_order_yields_test(struct kunit *test)
+{
+	unsigned long nr_pages = 2 * MAX_ORDER_NR_PAGES;
+	unsigned int i, seen, blocks = 0;
+	struct yield_watch *w;
+	struct vm_struct *area;
+
+	w = yield_watch_start(test, page_events_start(test));
+	page_events_reset(w->ev);
+	wake_up_process(w->task);
+	area = vmalloc_area(test, nr_pages * PAGE_SIZE, GFP_KERNEL);
+	page_events_stop(w->ev);
+
+	while (!READ_ONCE(w->ran))
+		cond_resched();
+	KUNIT_ASSERT_LE(test, w->ev->nr_allocs, PAGE_EVENTS_MAX);
+	for (i = 0; i < w->ev->nr_allocs; i++)
+		if (w->ev->allocs[i].order &&
+		    area_has_pfn(area, w->ev->allocs[i].pfn))
+			blocks++;
+	KUNIT_ASSERT_GT_MSG(test, blocks, 1U,
+			    "the area's pages were not taken in large blocks");
+	seen = 0;
+	for (i = 0; i < READ_ONCE(w->allocs_seen); i++)
+		if (w->ev->allocs[i].order &&
+		    area_has_pfn(area, w->ev->allocs[i].pfn))
+			seen++;
+	KUNIT_EXPECT_EQ_MSG(test, seen, 1U,
+			    "the woken task got the CPU after %u of the area's %u large blocks were taken",
+			    seen, blocks);
+}
+
 static struct kunit_case vmalloc_large_order_cases[] = {
 	KUNIT_CASE_PARAM(large_order_blocks_test, large_size_gen_params),
 	KUNIT_CASE_PARAM(huge_area_blocks_test, huge_size_gen_params),
 	KUNIT_CASE_PARAM(large_order_leaves_area_order_test,
 			 remainder_size_gen_params),
+	KUNIT_CASE(large_order_yields_test),
 	KUNIT_CASE(large_order_gfp_test),
 	KUNIT_CASE(nofail_test),
 	KUNIT_CASE_PARAM(large_order_fallback_test, large_fallback_gen_params),

@@ -14,8 +14,11 @@ import tsv
 _SUBTEST = re.compile(r'^( *)# Subtest: (\S+)')
 _RESULT = re.compile(r'^( *)(?:not )?ok \d+ (\S+)')
 _WARN = re.compile(r'^WARNING: CPU: \d+ PID: \d+ at ')
+# SLUB's reports of a corrupted object ("BUG kmalloc-128 (Not tainted):
+# Right Redzone overwritten") have no colon after BUG.
 _SPLAT = re.compile(r'^(?:WARNING: CPU: |kernel BUG at |BUG: |Oops|'
-                    r'Unable to handle kernel |Kernel panic)')
+                    r'Unable to handle kernel |Kernel panic|'
+                    r'BUG [\w.:-]+ \([^)]*\): )')
 # Where splats after the last result line are filed.
 AFTER_SUITES = '(after the suites)'
 

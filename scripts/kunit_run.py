@@ -52,6 +52,10 @@ class Lane:
 # fewer.
 MAIN_CONFIGS = (project.KUNITCONFIG, project.BENCH_DIR / 'bench.kunitconfig')
 NOT_BENCHMARKS = 'speed>slow'
+# The lanes of the ptc kernel check every slab object's redzones on free
+# (SLUB's sanity checks and red zoning), so that a write past an array the
+# series fills (a vmalloc area's page array) is reported, as a BUG line.
+SLAB_CHECKS = ('slub_debug=FZ',)
 LANES: Dict[str, Lane] = {
     'main': Lane(MAIN_CONFIGS, what='4K pages, 52-bit VA, THP on',
                  attributes=NOT_BENCHMARKS),
@@ -59,7 +63,8 @@ LANES: Dict[str, Lane] = {
                  project.KUNIT_DIR / 'page_table_check.kunitconfig'),
                 what='main + page_table_check, allocation-tag debug, '
                      'MEMORY_FAILURE, page_owner built, page allocation '
-                     'fault injection, NUMA (one node)'),
+                     'fault injection, NUMA (one node), slab redzones',
+                kernel_args=SLAB_CHECKS),
     # Two memory nodes change more than the node branch: vmalloc_huge()
     # without a node divides the size by the nodes online before choosing
     # its mapping, so the contpte and PMD cases would test that instead.
@@ -69,7 +74,8 @@ LANES: Dict[str, Lane] = {
                  QEMU_CONFIGS / 'arm64_mm_two_nodes.py',
                  what='the ptc lane\'s kernel on two memory nodes, '
                       'vmalloc_large_order only',
-                 kernel_of='ptc', filter='vmalloc_large_order'),
+                 kernel_of='ptc', filter='vmalloc_large_order',
+                 kernel_args=SLAB_CHECKS),
     # page_owner on: with it, 6.12's walk over a gigantic folio's records
     # runs past a memory section's array into whatever memory follows
     # (0005-0007 fix it), so only the patched tree boots this way, and
@@ -80,7 +86,8 @@ LANES: Dict[str, Lane] = {
                   what='the ptc lane\'s kernel with page_owner=on, '
                        'gigantic_page_owner only, patched only',
                   kernel_of='ptc', filter='gigantic_page_owner',
-                  kernel_args=('page_owner=on',), trees=('patched',)),
+                  kernel_args=('page_owner=on', *SLAB_CHECKS),
+                  trees=('patched',)),
     # The granule lanes carry the ptc lane's checks: page_table_check on
     # 16K and 64K pages is a branch of the series of its own (the stride
     # of a PMD block's accounting), and the 16K contpmd block is the one

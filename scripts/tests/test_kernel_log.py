@@ -38,6 +38,17 @@ class SplatsTest(unittest.TestCase):
         self.assertIn('vunmap_pmd_range', got['suite.param_test.first'][0])
         self.assertTrue(got[kernel_log.AFTER_SUITES][0].startswith('BUG:'))
 
+    def test_a_slab_corruption_report_is_a_splat(self) -> None:
+        log = ('        # Subtest: s\n'
+               '=============================================================\n'
+               'BUG kmalloc-128 (Not tainted): Right Redzone overwritten\n'
+               '        ok 1 t\n')
+        self.assertEqual(kernel_log.splats_by_case(log),
+                         {'s.t': ['BUG kmalloc-128 (Not tainted): Right '
+                                  'Redzone overwritten']})
+        self.assertEqual(kernel_log.splats_by_case(
+            'BUG flags: the word in prose\n    ok 1 t\n'), {})
+
     def test_recorded_base_log(self) -> None:
         # Recorded on the base tree: huge_ptep_get() WARNs where 6.12
         # sizes a 64K entry from its page.

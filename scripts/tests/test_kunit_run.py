@@ -69,6 +69,12 @@ class CommandTest(unittest.TestCase):
         self.assertEqual(cmd[-1], 'gigantic_page_owner')
         self.assertNotIn('--kernel_args=page_owner=on',
                          kunit_run.kunit_command('ptc', 2))
+        # The ptc kernel's lanes check slab redzones.
+        for lane in ('ptc', 'numa', 'owner'):
+            self.assertIn('--kernel_args=slub_debug=FZ',
+                          kunit_run.kunit_command(lane, 2), lane)
+        self.assertNotIn('--kernel_args=slub_debug=FZ',
+                         kunit_run.kunit_command('main', 2))
         # 6.12 without 0005-0007 corrupts memory with page_owner on.
         self.assertEqual(tuple(kunit_run.LANES['owner'].trees), ('patched',))
         self.assertIn('base', kunit_run.LANES['numa'].trees)
