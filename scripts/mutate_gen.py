@@ -139,6 +139,10 @@ def _call_opens(toks: Sequence[Token]) -> bool:
     if len(toks) < 2 or toks[0].kind != 'ident' or toks[1].text != '(' or \
             toks[0].text in _KEYWORDS:
         return False
+    # Two names in a row (gfp_t gfp): a definition's parameters, no call.
+    if any(a.kind == 'ident' and b.kind == 'ident'
+           for a, b in zip(toks[2:], toks[3:])):
+        return False
     return _closing(toks, 1) is None
 
 

@@ -88,6 +88,11 @@ class OperatorTest(unittest.TestCase):
         self.assertIn('\tif (0) mod_memcg_page_state(area->pages[0], '
                       'MEMCG_VMALLOC,', [m.mutated for m in found
                                          if m.operator == 'del'])
+        # A definition whose parameters go on: no call to delete.
+        self.assertNotIn('del', [m.operator for m in
+                                 mutate_gen.mutations_of_line(
+                                     'mm/x.c', 1, 'vm_area_alloc_pages_large('
+                                     'gfp_t gfp, int nid,')])
 
     def test_an_assignment_is_deleted_a_declaration_is_not(self) -> None:
         self.assertEqual(of_line(17)['del'], ['do { } while (0);'])
