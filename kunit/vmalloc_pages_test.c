@@ -349,6 +349,43 @@ static void free_pages_bulk_chunks_test(struct kunit *test)
 	}
 }
 
+/*
+ * Traced is not freed: free_prepared_run() traces each chunk before it
+ * hands it to the allocator's free path, so the chunk cases cannot tell a
+ * chunk that never reaches the free lists. Here the pages of a run must be
+ * free pages of the buddy allocator once the per-cpu lists are drained: 8
+ * pages go to a per-cpu list as one order-3 chunk, 128 pages straight to
+ * the buddy free lists as one order-7 chunk (above the orders the per-cpu
+ * lists take).
+ */
+static const unsigned int bulk_free_runs[] = { 8, BLOCK_PAGES };
+
+static void bulk_free_run_desc(const unsigned int *nr, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%u_pages", *nr);
+}
+
+KUNIT_ARRAY_PARAM(bulk_free_run, bulk_free_runs, bulk_free_run_desc);
+
+static void free_pages_bulk_frees_to_buddy_test(struct kunit *test)
+{
+	unsigned int nr = *(const unsigned int *)test->param_value;
+	struct split_block *b;
+	unsigned int i, not_free = 0;
+
+	skip_without_free_pages_bulk(test);
+	b = split_block_alloc(test);
+	free_pages_bulk(pfn_to_page(b->pfn), nr);
+	for (i = 0; i < nr; i++)
+		b->freed[i] = true;
+	drain_all_pages(NULL);
+	for (i = 0; i < nr; i++)
+		not_free += !is_free_buddy_page(pfn_to_page(b->pfn + i));
+	KUNIT_EXPECT_EQ_MSG(test, not_free, 0U,
+			    "%u of the run's %u pages are not free pages of the buddy allocator",
+			    not_free, nr);
+}
+
 /* A 64-page run with held pages: they split it and survive. */
 static const enum hold bulk_holds[] = { HOLD_FIRST, HOLD_LAST, HOLD_MIDDLE,
 					HOLD_EVERY_OTHER, HOLD_ALL };
@@ -656,6 +693,8 @@ static struct kunit_case vmalloc_bulk_free_cases[] = {
 	KUNIT_CASE_PARAM(vfree_refcount_test, vfree_gen_params),
 	KUNIT_CASE(vfree_splits_runs_test),
 	KUNIT_CASE_PARAM(free_pages_bulk_chunks_test, bulk_offset_gen_params),
+	KUNIT_CASE_PARAM(free_pages_bulk_frees_to_buddy_test,
+			 bulk_free_run_gen_params),
 	KUNIT_CASE_PARAM(free_pages_bulk_held_test, bulk_hold_gen_params),
 	KUNIT_CASE(free_pages_bulk_poisoned_test),
 	KUNIT_CASE(free_pages_bulk_prepared_once_test),

@@ -210,7 +210,8 @@ def first_error(output: str) -> str:
 
 def execute(tree: Tree, what: str, run_name: str, cmd: List[str],
             cache: Path, build_dir: str,
-            boot_s: Optional[float] = None) -> Path:
+            boot_s: Optional[float] = None,
+            stall_s: Optional[float] = None) -> Path:
     """Run one kunit.py command in a tree and keep what it leaves (KTAP
     log, JSON, .config, output) in build/runs/<run_name>/, written whole or
     not at all; a failed run stops with one line."""
@@ -229,7 +230,8 @@ def execute(tree: Tree, what: str, run_name: str, cmd: List[str],
                                          PYTHONUNBUFFERED='1'))
         with progress.Reporter(f'{tree.name} tree, {what}', tmp / 'kunit.out',
                                tree.path / build_dir):
-            stalled = crash.watch(proc, tmp / 'kunit.out', boot_s=boot_s)
+            stalled = crash.watch(proc, tmp / 'kunit.out', stall_s=stall_s,
+                                  boot_s=boot_s)
         if stalled:
             (tmp / 'watchdog.txt').write_text(
                 f'no progress for {crash.STALL_S} s: QEMU stopped\n')

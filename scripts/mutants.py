@@ -38,6 +38,9 @@ TREE_NAME = 'mutant'
 # A mutant of code every boot runs often hangs the kernel before its
 # suite: the lanes mutants run on reach their first suite in 1 to 2 s.
 BOOT_S = 45
+# Or it hangs a case: the slowest case of the suites (a 1G gigantic folio
+# under TCG) takes about a minute.
+STALL_S = 180
 
 
 @dataclass(frozen=True)
@@ -212,7 +215,8 @@ def run_one(tree: Tree, mutant: Mutant, cache: Path, narrow: bool = False
             f'mutant-{mutant.name}' + ('' if mutant.lane in ('main', 'ptc')
                                        else f'-{mutant.lane}'),
             command(mutant, os.cpu_count() or 1), cache,
-            kunit_run.build_dir_name(mutant.lane), boot_s=BOOT_S)
+            kunit_run.build_dir_name(mutant.lane), boot_s=BOOT_S,
+            stall_s=STALL_S)
     outcomes, _ = kunit_run.outcomes_of(
         final, tree.path, kunit_run.build_dir_name(mutant.lane))
     return outcomes, sources is not None
