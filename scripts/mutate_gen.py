@@ -15,12 +15,14 @@ Operators (each mutant changes one token or one statement of one line):
   ror    relational boundary and equality: < <=, > >=, == !=
   neg    negated condition: if (c) and while (c) become (!(c))
   lcr    && and || swapped
-  const  an integer constant plus one and minus one
+  const  an integer constant plus one and minus one; true and false
+         swapped
   del    a call statement deleted (a barrier, a flush, a put, a WARN,
          a cond_resched()), or an assignment or a counter's step: the
          line becomes `do { } while (0);`, an empty statement the
          compiler does not warn about in an if body; a call that goes on
-         to the next lines gets `if (0) ` in front instead
+         to the next lines gets `if (0) ` in front instead; a `case`
+         label is taken out of its switch
   ret    a returned value replaced by 0
   swap   two adjacent arguments of a call swapped
 """
@@ -239,6 +241,10 @@ def mutations_of_line(file: str, number: int, line: str,
                 text = (hex(new) if is_hex else str(new)) + suffix
                 yield make('const', _replace(line, tok, text),
                            f'`{tok.text}` to `{text}`')
+        elif tok.text in ('true', 'false'):
+            other = 'false' if tok.text == 'true' else 'true'
+            yield make('const', _replace(line, tok, other),
+                       f'`{tok.text}` to `{other}`')
         elif tok.text in ('if', 'while') and i + 1 < len(toks) and \
                 toks[i + 1].text == '(':
             close = _closing(toks, i + 1)
@@ -255,6 +261,9 @@ def mutations_of_line(file: str, number: int, line: str,
                 new = line[:toks[1].start] + '0' + line[toks[-1].start:]
                 yield make('ret', new, f'`return {value}` to `return 0`')
 
+    if len(toks) >= 3 and toks[0].text == 'case' and toks[-1].text == ':':
+        # The value now goes where the switch's default (or nothing) does.
+        yield make('del', '', f'`{line.strip()}` deleted')
     call = _call_at(toks)
     indent = line[:len(line) - len(line.lstrip())]
     if call and not toks[0].text.startswith(_NOT_DELETED):

@@ -105,6 +105,16 @@ class OperatorTest(unittest.TestCase):
         self.assertIn('del', [m.operator for m in mutate_gen.mutations_of_line(
             'mm/x.c', 1, '\tvm->pages[i] = page;')])
 
+    def test_a_case_label_is_taken_out_and_booleans_swapped(self) -> None:
+        found = {m.operator: m for m in mutate_gen.mutations_of_line(
+            'x.h', 1, '\tcase CONT_PMD_SIZE:')}
+        self.assertEqual(found['del'].mutated, '')
+        line = '\t\t__flush_tlb_range(vma, start, end, PMD_SIZE, false, 2);'
+        mutated = [m.mutated for m in mutate_gen.mutations_of_line(
+            'x.h', 1, line) if m.operator == 'const']
+        self.assertIn(line.replace('false', 'true'), mutated)
+        self.assertIn(line.replace(', 2)', ', 3)'), mutated)
+
     def test_returned_value(self) -> None:
         self.assertEqual(of_line(20)['ret'], ['return 0;'])
         self.assertNotIn('ret', of_line(22))
