@@ -131,8 +131,10 @@ def run_bench(profile: str, boots: int, clock: str) -> Tuple[int, int]:
         the_trees = prepare_trees()
         base, patched = bench_run.ab(the_trees, project.CACHE, profile,
                                      clock, boots, plugin, counts)
+        tv_counts: Dict[str, tcg_counts.Counts] = {}
         tv_base, tv_patched = vmalloc_module_run.ab(
-            the_trees, project.CACHE, profile, clock, boots)
+            the_trees, project.CACHE, profile, clock, boots, plugin,
+            tv_counts)
     if profile == 'smoke':
         ran = bench_run.cases_ran([base, patched])
         tv_ran = bench_run.cases_ran([tv_base, tv_patched])
@@ -163,9 +165,13 @@ def run_bench(profile: str, boots: int, clock: str) -> Tuple[int, int]:
     print(bench.spread_line(clock, rows))
     if counts:
         table = ('\nWhat each operation executed (TCG plugin, icount, mean '
-                 f'over {boots} boot(s) a tree):\n'
+                 f'over {boots} boot(s) a tree), harness:\n'
                  + tcg_counts.render(counts.get('base', {}),
-                                     counts.get('patched', {})))
+                                     counts.get('patched', {}))
+                 + '\n\ntest_vmalloc.ko, each single-test load less a load '
+                 'that runs no test, per loop:\n'
+                 + tcg_counts.render(tv_counts.get('base', {}),
+                                     tv_counts.get('patched', {})))
         (project.RESULTS / 'bench' / 'counts.txt').write_text(table + '\n')
         print(table)
     elif clock == 'icount' and profile != 'smoke':

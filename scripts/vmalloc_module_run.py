@@ -23,13 +23,14 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import bench
 import bench_run
 import kunit_run
 import packages
 import project
+import tcg_counts
 import vmalloc_module_log
 from project import SeriesError
 from trees import Tree
@@ -81,14 +82,60 @@ def loads() -> List[Load]:
     return fix + [Load(others, 1, False)]
 
 
-def init_script(the_loads: Sequence[Load], loops: int) -> str:
+# The TCG plugin's window markers (scripts/tcg_plugin/mm_counts.c), run
+# around each insmod by two programs of the initramfs.
+WINDOW_OPEN, WINDOW_CLOSE = '/bin/mm_window_open', '/bin/mm_window_close'
+
+
+def window_program(hint: int) -> bytes:
+    """A static arm64 ELF program that executes HINT #hint (a NOP to the
+    CPU, a window marker to the plugin) and exits 0: made here, so that
+    no arm64 libc or assembler is needed."""
+    code = b''.join(i.to_bytes(4, 'little') for i in (
+        0xd503201f | (hint << 5),       # hint #hint
+        0xd2800000,                     # mov x0, #0
+        0xd2800ba8,                     # mov x8, #93 (exit)
+        0xd4000001))                    # svc #0
+    base, header = 0x400000, 64 + 56
+    ehdr = (b'\x7fELF\x02\x01\x01' + b'\0' * 9 +
+            (2).to_bytes(2, 'little') + (183).to_bytes(2, 'little') +
+            (1).to_bytes(4, 'little') +
+            (base + header).to_bytes(8, 'little') +     # e_entry
+            (64).to_bytes(8, 'little') +                # e_phoff
+            (0).to_bytes(8, 'little') +                 # e_shoff
+            (0).to_bytes(4, 'little') +                 # e_flags
+            (64).to_bytes(2, 'little') + (56).to_bytes(2, 'little') +
+            (1).to_bytes(2, 'little') + (0).to_bytes(2, 'little') +
+            (0).to_bytes(2, 'little') + (0).to_bytes(2, 'little'))
+    size = header + len(code)
+    phdr = ((1).to_bytes(4, 'little') + (5).to_bytes(4, 'little') +  # LOAD, R+X
+            (0).to_bytes(8, 'little') + base.to_bytes(8, 'little') +
+            base.to_bytes(8, 'little') + size.to_bytes(8, 'little') +
+            size.to_bytes(8, 'little') + (0x10000).to_bytes(8, 'little'))
+    return ehdr + phdr + code
+
+
+def init_script(the_loads: Sequence[Load], loops: int,
+                windows: bool = False) -> str:
+    """The initramfs' /init: one insmod per load; with windows, each in a
+    plugin window, after one of a load that runs no test (the cost of
+    loading and unloading the module, which each load's window also
+    holds)."""
     lines = ['#!/bin/sh', 'mount -t proc proc /proc']
+
+    def insmod(args: str) -> List[str]:
+        # test_vmalloc's init returns -EAGAIN on purpose, hence insmod's
+        # failure is expected.
+        run = f'insmod /test_vmalloc.ko {args} 2>/dev/null'
+        return [WINDOW_OPEN, run, WINDOW_CLOSE] if windows else [run]
+
+    if windows:
+        lines += insmod(Load(0, 1, False).args(loops))
     for n, load in enumerate(the_loads):
         # The marker goes through printk, so it is ordered with the
-        # module's own lines; test_vmalloc's init returns -EAGAIN on
-        # purpose, hence insmod's failure is expected.
+        # module's own lines.
         lines += [f'echo "{MARK} load {n} {load.params}" > /dev/kmsg',
-                  f'insmod /test_vmalloc.ko {load.args(loops)} 2>/dev/null']
+                  *insmod(load.args(loops))]
     lines += [f'echo "{MARK} done" > /dev/kmsg', 'poweroff -f']
     return '\n'.join(lines) + '\n'
 
@@ -123,6 +170,8 @@ def initramfs(busybox: bytes, module: bytes, script: str) -> bytes:
              ('dev/kmsg', 0o20644, b'', (1, 11))]
     return cpio_newc(dirs + nodes + links + [
         ('bin/busybox', 0o100755, busybox, (0, 0)),
+        (WINDOW_OPEN[1:], 0o100755, window_program(0x70), (0, 0)),
+        (WINDOW_CLOSE[1:], 0o100755, window_program(0x71), (0, 0)),
         ('test_vmalloc.ko', 0o100644, module, (0, 0)),
         ('init', 0o100755, script.encode(), (0, 0))])
 
@@ -212,8 +261,27 @@ def parse_boot(log: str, the_loads: Sequence[Load]) -> bench.Samples:
     return samples
 
 
+def load_counts(windows: Sequence['tcg_counts.Window'],
+                the_loads: Sequence[Load], loops: int) -> 'tcg_counts.Counts':
+    """Per single-test load, its window less the module's own load and
+    unload (the first window), per loop: what one operation executed."""
+    if len(windows) != len(the_loads) + 1:
+        raise SeriesError(f'plugin log: {len(windows)} windows for '
+                          f'{len(the_loads)} loads and the baseline')
+    base, counts = windows[0], {}
+    for w, load in zip(windows[1:], the_loads):
+        tests = [t for t, bit in TEST_IDS.items() if load.mask & bit]
+        if len(tests) != 1:
+            continue            # several tests in one window: no per-op
+        key = bench.Key('test_vmalloc', tests[0], load.params, 'us')
+        counts[key] = {c: [max(w.value(c) - base.value(c), 0) / loops]
+                       for c in tcg_counts.COLUMNS}
+    return counts
+
+
 def boot(tree: Tree, cache: Path, profile: str, clock: str,
-         number: int) -> bench.Samples:
+         number: int, plugin: Optional[Path] = None,
+         counts: Optional['tcg_counts.Counts'] = None) -> bench.Samples:
     build = tree.path / kunit_run.build_dir_name(bench_run.LANE)
     image = build / 'arch/arm64/boot/Image.gz'
     module = build / 'lib/test_vmalloc.ko'
@@ -230,8 +298,12 @@ def boot(tree: Tree, cache: Path, profile: str, clock: str,
         initrd = Path(tmp) / 'initrd.cpio'
         initrd.write_bytes(initramfs(
             busybox(cache), module.read_bytes(),
-            init_script(the_loads, LOOPS[profile])))
+            init_script(the_loads, LOOPS[profile], windows=bool(plugin))))
         cmd = qemu_command(image, initrd, clock, number)
+        plugin_log = out / f'plugin-test_vmalloc-{tree.name}-{number}.log'
+        if plugin:
+            plugin_log.unlink(missing_ok=True)
+            cmd[1:1] = tcg_counts.qemu_args(plugin, plugin_log)
         try:
             proc = subprocess.run(cmd, stdin=subprocess.DEVNULL,
                                   stdout=subprocess.PIPE,
@@ -244,7 +316,12 @@ def boot(tree: Tree, cache: Path, profile: str, clock: str,
     log_path = out / f'test_vmalloc-{tree.name}-{number}.log'
     log_path.write_text(log)
     try:
-        return parse_boot(log, the_loads)
+        samples = parse_boot(log, the_loads)
+        if plugin and counts is not None:
+            tcg_counts.merge(counts, load_counts(
+                tcg_counts.parse_windows(plugin_log.read_text(
+                    errors='replace')), the_loads, LOOPS[profile]))
+        return samples
     except SeriesError as e:
         raise SeriesError(f'{tree.name} tree, test_vmalloc boot {number}: '
                           f'{e} (log: {log_path}; QEMU: '
@@ -252,11 +329,17 @@ def boot(tree: Tree, cache: Path, profile: str, clock: str,
 
 
 def ab(the_trees: Dict[str, Tree], cache: Path, profile: str, clock: str,
-       boots: int) -> Tuple[bench.Samples, bench.Samples]:
-    """K boots of each tree, alternating; one observation per boot."""
+       boots: int, plugin: Optional[Path] = None,
+       counts: Optional[Dict[str, 'tcg_counts.Counts']] = None
+       ) -> Tuple[bench.Samples, bench.Samples]:
+    """K boots of each tree, alternating; one observation per boot. With
+    the TCG plugin, each single-test load's counts per operation go to
+    counts[tree]."""
     pooled: Dict[str, bench.Samples] = {'base': {}, 'patched': {}}
     for number in range(boots):
         for name in ('base', 'patched'):
+            mine = None if counts is None else counts.setdefault(name, {})
             bench.merge(pooled[name], bench.per_boot(boot(
-                the_trees[name], cache, profile, clock, number)))
+                the_trees[name], cache, profile, clock, number, plugin,
+                mine)))
     return pooled['base'], pooled['patched']

@@ -98,6 +98,44 @@ class QemuTest(unittest.TestCase):
         self.assertIn('kunit.enable=0', cmd[-1])
 
 
+class WindowTest(unittest.TestCase):
+    def test_the_marker_programs_are_arm64_executables(self) -> None:
+        prog = tv.window_program(0x70)
+        self.assertTrue(tv.is_arm64_elf(prog))
+        entry = int.from_bytes(prog[24:32], 'little')
+        code = prog[entry - 0x400000:]
+        # hint #0x70, then exit(0).
+        self.assertEqual(code[:4], (0xd5032e1f).to_bytes(4, 'little'))
+        self.assertEqual(code[-4:], (0xd4000001).to_bytes(4, 'little'))
+        self.assertEqual(tv.window_program(0x71)[entry - 0x400000:][:4],
+                         (0xd5032e3f).to_bytes(4, 'little'))
+
+    def test_each_load_in_a_window_after_a_baseline(self) -> None:
+        loads = tv.loads()[:2]
+        script = tv.init_script(loads, 10, windows=True).split('\n')
+        opens = [i for i, l in enumerate(script) if l == tv.WINDOW_OPEN]
+        self.assertEqual(len(opens), 3)
+        self.assertIn('run_test_mask=0 ', script[opens[0] + 1])
+        self.assertNotIn(tv.WINDOW_OPEN, tv.init_script(loads, 10))
+
+    def test_counts_per_loop_less_the_baseline(self) -> None:
+        import tcg_counts
+        loads = [tv.Load(1, 16, False), tv.Load(2 | 4, 1, False)]
+        w = [tcg_counts.Window(1000, 10, 10, 0, 2, ()),
+             tcg_counts.Window(51000, 60, 60, 0, 2,
+                               (('vale1is', 4),)),
+             tcg_counts.Window(9000, 10, 10, 0, 2, ())]
+        got = tv.load_counts(w, loads, 100)
+        key = bench.Key('test_vmalloc', 'fix_size_alloc_test', 'p=16 h=0',
+                        'us')
+        # The load of two tests has no per-operation count.
+        self.assertEqual(list(got), [key])
+        self.assertEqual(got[key]['insns'], [500.0])
+        self.assertEqual(got[key]['dsb'], [0.5])
+        with self.assertRaises(SeriesError):
+            tv.load_counts(w[:2], loads, 100)
+
+
 class ParseBootTest(unittest.TestCase):
     def test_samples_keyed_like_the_harness(self) -> None:
         the_loads = tv.loads()
