@@ -195,6 +195,9 @@ def _arguments(toks: Sequence[Token], open_at: int, close_at: int
     return args
 
 
+# Calls whose value does not depend on the order of their arguments.
+_SYMMETRIC = ('min', 'max', 'min_t', 'max_t', 'min3', 'max3', 'umin',
+              'umax')
 _TYPE_WORDS = ('void', 'char', 'short', 'int', 'long', 'unsigned',
                'signed', 'bool', 'float', 'double', 'const', 'volatile',
                'struct', 'union', 'enum', 'size_t', 'gfp_t', 'pte_t',
@@ -285,6 +288,8 @@ def mutations_of_line(file: str, number: int, line: str,
         close = _closing(toks, i + 1)
         if close is None:
             continue
+        if tok.text in _SYMMETRIC:
+            continue            # min(a, b) is min(b, a): no mutant
         args = _arguments(toks, i + 1, close)
         for a, b in zip(args, args[1:]):
             first = line[toks[a[0]].start:toks[a[1]].end]

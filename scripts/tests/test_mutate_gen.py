@@ -123,14 +123,20 @@ class OperatorTest(unittest.TestCase):
         self.assertEqual(sorted(of_line(16)['swap']), sorted([
             '__free_unref_page(order, page, FPI_PREPARED);',
             '__free_unref_page(page, FPI_PREPARED, order);']))
-        self.assertEqual(of_line(12)['swap'],
-                         ['order = min_t(unsigned int, __ffs(pfn), order);'])
+        self.assertNotIn('swap', of_line(12))
+
+    def test_the_arguments_of_min_and_max_are_not_swapped(self) -> None:
+        self.assertNotIn('swap', [m.operator for m in
+                                  mutate_gen.mutations_of_line(
+                                      'x.c', 1, '\tx = min(end, stop);')])
 
     def test_types_and_parameter_declarations_are_not_swapped(self) -> None:
         # min_t()'s type stays first; a definition's parameters stay put.
         self.assertNotIn('swap', of_line(5))
-        self.assertNotIn('min_t(order, unsigned int', ' '.join(
-            of_line(12)['swap']))
+        swaps = [m.mutated for m in mutate_gen.mutations_of_line(
+            'x.c', 1, '\tx = clamp_t(unsigned int, a, lo);')
+                 if m.operator == 'swap']
+        self.assertEqual(swaps, ['\tx = clamp_t(unsigned int, lo, a);'])
 
     def test_comments_and_directives_are_not_code(self) -> None:
         for number in (1, 2, 3, 4):
