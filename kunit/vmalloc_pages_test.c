@@ -618,28 +618,51 @@ static struct yield_watch *yield_watch_start(struct kunit *test,
 	return w;
 }
 
-/* The blocks of a run of two MAX_PAGE_ORDER blocks, freed by the case. */
+/*
+ * Two MAX_PAGE_ORDER blocks; the case frees [first, end) with
+ * free_pages_bulk(), the cleanup the rest.
+ */
 struct two_blocks {
 	struct page *page;
+	unsigned long first;
 	bool freed;
 };
 
 static void two_blocks_free(void *data)
 {
 	struct two_blocks *t = data;
+	unsigned long nr = t->freed ? t->first : 2 * MAX_ORDER_NR_PAGES;
 
-	if (!t->freed)
-		free_contig_range(page_to_pfn(t->page), 2 * MAX_ORDER_NR_PAGES);
+	if (nr)
+		free_contig_range(page_to_pfn(t->page), nr);
 }
 
 /*
+ * Where the run starts: at a block boundary, or on the last page of the
+ * first block, so that its first MAX_PAGE_ORDER block's worth is that one
+ * page (the yield comes at each block boundary, not every so many pages).
+ */
+struct bulk_yield_run {
+	const char *desc;
+	unsigned long first;
+};
+
+static const struct bulk_yield_run bulk_yield_runs[] = {
+	{ "from_a_block_boundary", 0 },
+	{ "from_the_last_page_of_a_block", MAX_ORDER_NR_PAGES - 1 },
+};
+KUNIT_ARRAY_PARAM_DESC(bulk_yield_run, bulk_yield_runs, desc);
+
+/*
  * A run can be many megabytes long: free_pages_bulk() yields the CPU
- * after each MAX_PAGE_ORDER block's worth of pages. A SCHED_FIFO task
- * woken on the case's CPU just before a run of two such blocks is freed
- * gets the CPU at the first cond_resched(), and sees one block freed.
+ * at each MAX_PAGE_ORDER block boundary the run crosses. A SCHED_FIFO
+ * task woken on the case's CPU just before a run that spans two such
+ * blocks is freed gets the CPU at the first cond_resched(), and sees the
+ * first block's part freed: one chunk, a whole block or its last page.
  */
 static void free_pages_bulk_yields_test(struct kunit *test)
 {
+	const struct bulk_yield_run *r = test->param_value;
 	unsigned int frees_seen;
 	struct yield_watch *w;
 	struct two_blocks *t;
@@ -662,20 +685,24 @@ static void free_pages_bulk_yields_test(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, IS_ALIGNED(page_to_pfn(t->page),
 					   MAX_ORDER_NR_PAGES));
 
+	t->first = r->first;
+
 	w = yield_watch_start(test, page_events_start(test));
 	page_events_reset(w->ev);
 	wake_up_process(w->task);
-	free_pages_bulk(t->page, 2 * MAX_ORDER_NR_PAGES);
+	free_pages_bulk(t->page + t->first,
+			2 * MAX_ORDER_NR_PAGES - t->first);
 	t->freed = true;
 	page_events_stop(w->ev);
 
 	/* Without a yield inside, the woken task gets the CPU here. */
 	while (!READ_ONCE(w->ran))
 		cond_resched();
+	/* The chunks: each block's part, whole or its last page. */
 	KUNIT_ASSERT_EQ(test, w->ev->nr_frees, 2);
 	frees_seen = READ_ONCE(w->frees_seen);
 	KUNIT_EXPECT_EQ_MSG(test, frees_seen, 1,
-			    "the woken task got the CPU after %u of 2 blocks were freed",
+			    "the woken task got the CPU after %u of 2 chunks were freed",
 			    frees_seen);
 }
 
@@ -698,7 +725,7 @@ static struct kunit_case vmalloc_bulk_free_cases[] = {
 	KUNIT_CASE_PARAM(free_pages_bulk_held_test, bulk_hold_gen_params),
 	KUNIT_CASE(free_pages_bulk_poisoned_test),
 	KUNIT_CASE(free_pages_bulk_prepared_once_test),
-	KUNIT_CASE(free_pages_bulk_yields_test),
+	KUNIT_CASE_PARAM(free_pages_bulk_yields_test, bulk_yield_run_gen_params),
 	{}
 };
 

@@ -105,7 +105,16 @@ def generate(repo: Path, rev: str, commit: str, patch_text: str
 # What became of one generated mutant.
 KILLED, SURVIVED, EQUIVALENT = 'killed', 'survived', 'equivalent'
 NO_BUILD, WARNS, NOT_JUDGED = 'no-build', 'warns', 'not-judged'
+# The mutated file compiled to the same object as the patched one (the
+# lane's configuration compiles the line out, e.g. a VM_WARN_ON() without
+# CONFIG_DEBUG_VM): no case of that kernel can tell them apart, so it is
+# left out of the score, like a mutant that does not build.
+SAME_OBJECT = 'same-object'
 EQUIVALENTS = project.KUNIT_DIR / 'mutate-equivalent.tsv'
+# Reviewed survivors: mutants that change behaviour, but only where no
+# lane of this project can reach (e.g. a zone boundary that is not
+# MAX_PAGE_ORDER aligned); they stay survivors in the score.
+EXPLAINED = project.KUNIT_DIR / 'mutate-survivors.tsv'
 
 
 @dataclass(frozen=True)
@@ -131,9 +140,9 @@ class Result:
 
 def load_equivalents(path: Path = EQUIVALENTS
                      ) -> Dict[Tuple[str, str, str, str], str]:
-    """Reviewed mutants that cannot change behaviour, keyed by (patch,
-    file, original line, mutated line), both stripped, so that a row
-    survives lines moving; the value is the reason."""
+    """Reviewed mutants (equivalent ones, or explained survivors), keyed
+    by (patch, file, original line, mutated line), both stripped, so that
+    a row survives lines moving; the value is the reason."""
     found: Dict[Tuple[str, str, str, str], str] = {}
     if not path.exists():
         return found
@@ -168,6 +177,7 @@ class Score:
     killed: int
     survived: int
     equivalent: int
+    same_object: int = 0
 
     @property
     def score(self) -> float:
@@ -180,33 +190,42 @@ def score(patch: str, lines_added: int, generated: int,
           results: Sequence[Result]) -> Score:
     count = {v: sum(r.verdict == v for r in results)
              for v in (KILLED, SURVIVED, EQUIVALENT, NO_BUILD, WARNS,
-                       NOT_JUDGED)}
+                       NOT_JUDGED, SAME_OBJECT)}
     return Score(patch, lines_added, generated, len(results),
                  count[NO_BUILD] + count[WARNS], count[KILLED],
-                 count[SURVIVED], count[EQUIVALENT])
+                 count[SURVIVED], count[EQUIVALENT], count[SAME_OBJECT])
 
 
 def render(scores: Sequence[Score], results: Sequence[Result],
-           targets: Dict[str, Target]) -> str:
+           targets: Dict[str, Target],
+           explained: Optional[Dict[Tuple[str, str, str, str], str]] = None
+           ) -> str:
     lines = ['| patch | lines added | mutants | tried | not built '
-             '(or warn) | killed | survived | equivalent | score |',
-             '|---|---|---|---|---|---|---|---|---|']
+             '(or warn) | same object | killed | survived | equivalent '
+             '| score |',
+             '|---|---|---|---|---|---|---|---|---|---|']
     for s in scores:
         lines.append(f'| {s.patch} | {s.lines_added} | {s.generated} | '
-                     f'{s.tried} | {s.no_build} | {s.killed} | '
-                     f'{s.survived} | {s.equivalent} | '
+                     f'{s.tried} | {s.no_build} | {s.same_object} | '
+                     f'{s.killed} | {s.survived} | {s.equivalent} | '
                      f'{100 * s.score:.0f}% |')
     survivors = [r for r in results if r.verdict == SURVIVED]
+    why = explained if explained is not None else {}
     if survivors:
         lines.append('')
-        lines.append('Survivors (kill with a case, or list in '
-                     'kunit/mutate-equivalent.tsv with the reason):')
+        lines.append('Survivors (kill with a case; list one that cannot '
+                     'change behaviour in kunit/mutate-equivalent.tsv, '
+                     'one no lane can reach in kunit/mutate-survivors.tsv, '
+                     'each with the reason):')
         for r in survivors:
             m = r.mutation
+            reason = why.get(equivalent_key(r.patch, m))
             lines.append(f'- {r.patch} {m.file}:{m.line} {m.operator}: '
                          f'{m.what}; suites '
                          f'{", ".join(targets[r.patch].suites)} on '
-                         f'{targets[r.patch].lane}')
+                         f'{targets[r.patch].lane}'
+                         + (f'; explained: {reason}' if reason
+                            else '; unexplained'))
     not_judged = [r for r in results if r.verdict == NOT_JUDGED]
     for r in not_judged:
         lines.append(f'- not judged: {r.patch} {r.mutation.file}:'
@@ -214,7 +233,10 @@ def render(scores: Sequence[Score], results: Sequence[Result],
     return '\n'.join(lines)
 
 
-def as_json(scores: Sequence[Score], results: Sequence[Result]) -> Dict:
+def as_json(scores: Sequence[Score], results: Sequence[Result],
+            explained: Optional[Dict[Tuple[str, str, str, str], str]] = None
+            ) -> Dict:
+    why = explained if explained is not None else {}
     return {
         'patches': [dict(s.__dict__, score=s.score) for s in scores],
         'mutants': [{'patch': r.patch, 'file': r.mutation.file,
@@ -223,7 +245,10 @@ def as_json(scores: Sequence[Score], results: Sequence[Result]) -> Dict:
                      'what': r.mutation.what,
                      'mutated': r.mutation.mutated,
                      'verdict': r.verdict, 'killed_by': list(r.kills),
-                     'detail': r.detail} for r in results],
+                     'detail': r.detail,
+                     'explained': why.get(equivalent_key(r.patch,
+                                                         r.mutation), '')
+                     if r.verdict == SURVIVED else ''} for r in results],
     }
 
 
@@ -236,31 +261,78 @@ def order_for_builds(found: Sequence[mutate_gen.Mutation]
                                         m.line))
 
 
-def precheck(tree: Tree, m: mutate_gen.Mutation, lane: str, cache: Path
-             ) -> Tuple[str, str]:
-    """Compile the mutated .c file's object alone, as kunit.py's make
-    would: (NO_BUILD or WARNS, the compiler's line) or ('', '')."""
-    build_dir = kunit_run.build_dir_name(lane)
-    if not m.file.endswith('.c') or \
-            not (tree.path / build_dir / '.config').exists():
-        return '', ''
-    proc = subprocess.run(
-        ['make', 'ARCH=arm64', f'O={build_dir}',
+def compile_object(tree: Tree, file: str, lane: str, cache: Path
+                   ) -> subprocess.CompletedProcess:
+    """Make the object of one .c file in the lane's build directory, as
+    kunit.py's make would."""
+    return subprocess.run(
+        ['make', 'ARCH=arm64', f'O={kunit_run.build_dir_name(lane)}',
          f'CC=ccache {kunit_run.CROSS_COMPILE}gcc',
-         f'CROSS_COMPILE={kunit_run.CROSS_COMPILE}', m.file[:-2] + '.o'],
+         f'CROSS_COMPILE={kunit_run.CROSS_COMPILE}', file[:-2] + '.o'],
         cwd=tree.path, env=kunit_run.build_env(cache),
         capture_output=True, text=True)
+
+
+def object_digest(tree: Tree, file: str, lane: str) -> str:
+    """What of file's object can change what the kernel does: its code,
+    data, relocations and symbols, not its debug information (which
+    records columns and so moves with swapped arguments)."""
+    build = tree.path / kunit_run.build_dir_name(lane)
+    obj = build / (file[:-2] + '.o')
+    stripped = obj.with_suffix('.o.stripped')
+    try:
+        project.run([f'{kunit_run.CROSS_COMPILE}objcopy', '--strip-debug',
+                     str(obj), str(stripped)], f'objcopy of {obj.name}')
+        return hashlib.sha256(stripped.read_bytes()).hexdigest()
+    finally:
+        stripped.unlink(missing_ok=True)
+
+
+# Per (tree, lane, file, patched tree id): the digest of the patched
+# file's object, made once per run before its first mutant.
+_PATCHED_OBJECTS: Dict[Tuple[str, str, str, str], str] = {}
+
+
+def patched_object(tree: Tree, file: str, lane: str, cache: Path,
+                   tree_id: str) -> str:
+    """The digest of file's object in the (unmutated) patched tree, or ''
+    when it cannot be made alone (a header, or a lane not built yet)."""
+    if not file.endswith('.c') or not (
+            tree.path / kunit_run.build_dir_name(lane) / '.config').exists():
+        return ''
+    key = (str(tree.path), lane, file, tree_id)
+    if key not in _PATCHED_OBJECTS:
+        proc = compile_object(tree, file, lane, cache)
+        if proc.returncode:
+            raise SeriesError(f'the patched tree does not build {file}: '
+                              + project.last_line(proc.stderr,
+                                                  'make failed'))
+        _PATCHED_OBJECTS[key] = object_digest(tree, file, lane)
+    return _PATCHED_OBJECTS[key]
+
+
+def precheck(tree: Tree, m: mutate_gen.Mutation, lane: str, cache: Path,
+             patched: str) -> Tuple[str, str]:
+    """Compile the mutated .c file's object alone: (NO_BUILD or WARNS,
+    the compiler's line), (SAME_OBJECT, why) when it is the patched
+    object (digest patched), or ('', '') when it must be run."""
+    if not patched:
+        return '', ''
+    proc = compile_object(tree, m.file, lane, cache)
     said = compiler_warnings(proc.stdout + proc.stderr, m.file)
     if proc.returncode:
         return NO_BUILD, said[0] if said else project.last_line(
             proc.stderr, 'make failed')
     if said:
         return WARNS, said[0]
+    if object_digest(tree, m.file, lane) == patched:
+        return SAME_OBJECT, ('compiles to the object the patched '
+                             f'{m.file} does on the {lane} lane')
     return '', ''
 
 
 def judge(tree: Tree, patch: str, index: int, m: mutate_gen.Mutation,
-          target: Target, cache: Path,
+          target: Target, cache: Path, tree_id: str,
           equivalents: Dict[Tuple[str, str, str, str], str]) -> Result:
     why = equivalents.get(equivalent_key(patch, m))
     if why:
@@ -273,9 +345,10 @@ def judge(tree: Tree, patch: str, index: int, m: mutate_gen.Mutation,
                     + mutate_gen.as_patch(m, text.split('\n')))
     mutant = mutants.Mutant(f'{patch}-{index:03d}', target.lane,
                             tuple(f'{s}.*' for s in target.suites), file)
+    patched = patched_object(tree, m.file, target.lane, cache, tree_id)
     mutants.apply(tree, mutant)
     try:
-        verdict, said = precheck(tree, m, target.lane, cache)
+        verdict, said = precheck(tree, m, target.lane, cache, patched)
     finally:
         mutants.reset(tree.path)
     if verdict:
@@ -295,7 +368,8 @@ def judge(tree: Tree, patch: str, index: int, m: mutate_gen.Mutation,
 
 # Bumped when the way a verdict is reached changes, so that kept verdicts
 # of the old way are judged again.
-JUDGE_VERSION = '2: a case that never reported did not pass'
+JUDGE_VERSION = ('3: a case that never reported did not pass; '
+                 'an object like the patched one is not run')
 
 
 def verdict_key(tree_id: str, target: Target, m: mutate_gen.Mutation
@@ -357,7 +431,8 @@ def judge_patch(tree: Tree, cache: Path, patch: str, target: Target,
             how = ' (kept)'
         else:
             start = time.monotonic()
-            r = judge(tree, patch, i, m, target, cache, equivalents)
+            r = judge(tree, patch, i, m, target, cache, tree_id,
+                      equivalents)
             r = replace(r, seconds=round(time.monotonic() - start, 1))
             if r.verdict != NOT_JUDGED:
                 tmp = path.with_suffix('.tmp')
@@ -383,7 +458,7 @@ def report(runs: Sequence[PatchRun], targets: Dict[str, Target]) -> str:
     scores = [score(r.patch, r.lines_added, r.generated, r.results)
               for r in runs]
     results = [x for r in runs for x in r.results]
-    text = render(scores, results, targets)
+    text = render(scores, results, targets, load_equivalents(EXPLAINED))
     lines = ['', '| patch | run | full run (estimated) |', '|---|---|---|']
     for r in runs:
         est = full_run_estimate(r)
@@ -394,9 +469,14 @@ def report(runs: Sequence[PatchRun], targets: Dict[str, Target]) -> str:
                                 else '-') + ' |')
     total = sum(s.killed for s in scores), sum(s.killed + s.survived
                                                for s in scores)
+    explained = load_equivalents(EXPLAINED)
+    unexplained = sum(x.verdict == SURVIVED and
+                      equivalent_key(x.patch, x.mutation) not in explained
+                      for x in results)
     lines.append('')
     lines.append(f'mutate: {total[0]} of {total[1]} mutants killed over '
-                 f'{len(runs)} patches (equivalent and unbuilt left out)')
+                 f'{len(runs)} patches (equivalent, same object and '
+                 f'unbuilt left out); {unexplained} survivors unexplained')
     return text + '\n'.join(lines)
 
 
@@ -410,7 +490,8 @@ def write_report(targets: Dict[str, Target]) -> str:
     (out / 'report.txt').write_text(text + '\n')
     scores = [score(r.patch, r.lines_added, r.generated, r.results)
               for r in runs]
-    data = as_json(scores, [x for r in runs for x in r.results])
+    data = as_json(scores, [x for r in runs for x in r.results],
+                   load_equivalents(EXPLAINED))
     for entry, r in zip(data['patches'], runs):
         entry.update(sample=r.sample, seed=r.seed,
                      full_run_seconds=full_run_estimate(r))

@@ -93,10 +93,10 @@ class ReportTest(unittest.TestCase):
         results = [mutate.Result('0018', mutation('mm/a.c', 1), v)
                    for v in (mutate.KILLED, mutate.KILLED, mutate.KILLED,
                              mutate.SURVIVED, mutate.NO_BUILD, mutate.WARNS,
-                             mutate.EQUIVALENT)]
+                             mutate.EQUIVALENT, mutate.SAME_OBJECT)]
         s = mutate.score('0018', 12, 40, results)
         self.assertEqual((s.tried, s.no_build, s.killed, s.survived,
-                          s.equivalent), (7, 2, 3, 1, 1))
+                          s.equivalent, s.same_object), (8, 2, 3, 1, 1, 1))
         self.assertAlmostEqual(s.score, 0.75)
 
     def test_report_lists_every_survivor_with_where_it_was_judged(
@@ -109,7 +109,7 @@ class ReportTest(unittest.TestCase):
                                  mutate.KILLED, ('s.c',))]
         scores = [mutate.score('0018', 3, 9, results)]
         text = mutate.render(scores, results, targets)
-        self.assertIn('| 0018 | 3 | 9 | 2 | 0 | 1 | 1 | 0 | 50% |', text)
+        self.assertIn('| 0018 | 3 | 9 | 2 | 0 | 0 | 1 | 1 | 0 | 50% |', text)
         self.assertIn('- 0018 mm/page_alloc.c:5030 ror: `<` to `<=`; '
                       'suites vmalloc_bulk_free on ptc', text)
         data = mutate.as_json(scores, results)
@@ -146,6 +146,70 @@ class ReportTest(unittest.TestCase):
                     ''))], 'a == b cannot happen here')
 
 
+class SameObjectTest(unittest.TestCase):
+    """A mutant whose object is the patched one's is not run."""
+
+    def setUp(self) -> None:
+        self.root = Path(tempfile.mkdtemp())
+        self.tree = Tree('mutant', self.root)
+        self.build = self.root / mutate.kunit_run.build_dir_name('main')
+        (self.build / 'mm').mkdir(parents=True)
+        (self.build / '.config').write_text('')
+        self.obj = self.build / 'mm' / 'a.o'
+        self.enterContext(mock.patch.dict(mutate._PATCHED_OBJECTS))
+
+    def compiles_to(self, *objects: bytes) -> mock.MagicMock:
+        """Each make of the object writes the next of objects; objcopy
+        copies it as it is."""
+        made = list(objects)
+
+        def make(*args, **kwargs):  # noqa: ANN002, ANN003
+            self.obj.write_bytes(made.pop(0))
+            return mock.Mock(returncode=0, stdout='', stderr='')
+
+        def objcopy(cmd, what):  # noqa: ANN001
+            Path(cmd[-1]).write_bytes(Path(cmd[-2]).read_bytes())
+        self.enterContext(mock.patch.object(mutate.project, 'run',
+                                            side_effect=objcopy))
+        return self.enterContext(mock.patch.object(
+            mutate.subprocess, 'run', side_effect=make))
+
+    def test_the_same_object_is_not_run(self) -> None:
+        make = self.compiles_to(b'code', b'code')
+        patched = mutate.patched_object(self.tree, 'mm/a.c', 'main',
+                                        Path('/c'), 't1')
+        verdict, why = mutate.precheck(self.tree, mutation('mm/a.c', 1),
+                                       'main', Path('/c'), patched)
+        self.assertEqual(verdict, mutate.SAME_OBJECT)
+        self.assertIn('main lane', why)
+        self.assertEqual(make.call_count, 2)
+        self.assertFalse(self.obj.with_suffix('.o.stripped').exists())
+
+    def test_another_object_is_run(self) -> None:
+        self.compiles_to(b'code', b'other code')
+        patched = mutate.patched_object(self.tree, 'mm/a.c', 'main',
+                                        Path('/c'), 't1')
+        self.assertEqual(mutate.precheck(self.tree, mutation('mm/a.c', 1),
+                                         'main', Path('/c'), patched),
+                         ('', ''))
+
+    def test_the_patched_object_is_made_once_per_tree(self) -> None:
+        make = self.compiles_to(b'code')
+        for _ in range(2):
+            mutate.patched_object(self.tree, 'mm/a.c', 'main', Path('/c'),
+                                  't1')
+        self.assertEqual(make.call_count, 1)
+
+    def test_a_header_is_always_run(self) -> None:
+        make = self.compiles_to()
+        self.assertEqual(mutate.patched_object(
+            self.tree, 'include/linux/a.h', 'main', Path('/c'), 't1'), '')
+        self.assertEqual(mutate.precheck(
+            self.tree, mutation('include/linux/a.h', 1), 'main', Path('/c'),
+            ''), ('', ''))
+        self.assertEqual(make.call_count, 0)
+
+
 class KeptVerdictsTest(unittest.TestCase):
     TARGET = mutate.Target('0018', 'ptc', ('vmalloc_bulk_free',))
 
@@ -160,7 +224,7 @@ class KeptVerdictsTest(unittest.TestCase):
 
     def judge_patch(self, verdicts: list, tree_id: str = 't1',
                     equivalents: dict = {}) -> list:
-        def judge(tree, patch, i, m, target, cache, eq):  # noqa: ANN001
+        def judge(tree, patch, i, m, target, cache, tid, eq):  # noqa: ANN001
             return mutate.Result(patch, m, verdicts.pop(0))
         with mock.patch.object(mutate, 'judge', side_effect=judge) as j:
             got = mutate.judge_patch(Tree('mutant', Path('/x')), Path('/c'),
@@ -206,14 +270,23 @@ class KeptVerdictsTest(unittest.TestCase):
             (d / 'run.json').write_text(json.dumps(run.as_dict()))
         targets = {p: mutate.Target(p, 'ptc', ('s',)) for p in ('0018',
                                                                 '0019')}
-        text = mutate.write_report(targets)
+        explained = self.results / 'survivors.tsv'
+        explained.write_text('0018\tmm/a.c\tif (a < b)\tif (a <= b)\t'
+                             'a and b are never equal on these machines\n')
+        with mock.patch.object(mutate, 'EXPLAINED', explained):
+            text = mutate.write_report(targets)
         self.assertIn('| 0018 | full | 1 min |', text)
         self.assertIn('| 0019 | sample of 10 (seed 1) | 20 min |', text)
+        self.assertIn('on ptc; explained: a and b are never equal on these '
+                      'machines', text)
         self.assertTrue(text.endswith('mutate: 2 of 3 mutants killed over '
-                                      '2 patches (equivalent and unbuilt '
-                                      'left out)'))
+                                      '2 patches (equivalent, same object '
+                                      'and unbuilt left out); 0 survivors '
+                                      'unexplained'))
         data = json.loads((self.results / 'mutate' / 'report.json')
                           .read_text())
+        self.assertEqual([m['explained'] != '' for m in data['mutants']],
+                         [False, True, False])
         self.assertEqual([p['full_run_seconds'] for p in data['patches']],
                          [60.0, 1200.0])
 
