@@ -251,31 +251,45 @@ static void expect_chunks(struct kunit *test, const struct page_events *ev,
  * ends where the next page of the area is not the next pfn. The area maps
  * pages of one block out of order and leaves one out (vmap() with
  * VM_MAP_PUT_PAGES hands the pages and the array to vfree()): each page
- * of the area is freed once, and the page left out not at all.
+ * of the area is freed once, and the page left out not at all. The array
+ * has one more entry than the area has pages, the page after the last
+ * one, so that a run that reads past the area's end grows into it.
  */
 static const unsigned int vfree_run_layout[] = { 0, 1, 2, 4, 5, 3, 7 };
 #define VFREE_RUN_LEFT_OUT	6
+#define VFREE_RUN_PAST_END	8
 
-static void vfree_splits_runs_test(struct kunit *test)
+/* The area of vfree_run_layout over b's pages; vfree() frees them. */
+static void *map_run_layout(struct kunit *test, struct split_block *b)
 {
 	const unsigned int nr = ARRAY_SIZE(vfree_run_layout);
-	struct split_block *b = split_block_alloc(test);
-	struct page_events *ev;
 	struct page **pages;
 	unsigned int i;
 	void *addr;
 
-	pages = kvmalloc_array(nr, sizeof(*pages), GFP_KERNEL);
+	pages = kvmalloc_array(nr + 1, sizeof(*pages), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, pages);
 	for (i = 0; i < nr; i++)
 		pages[i] = pfn_to_page(b->pfn + vfree_run_layout[i]);
+	pages[nr] = pfn_to_page(b->pfn + VFREE_RUN_PAST_END);
 	addr = vmap(pages, nr, VM_MAP | VM_MAP_PUT_PAGES, PAGE_KERNEL);
 	if (!addr)
 		kvfree(pages);
 	KUNIT_ASSERT_NOT_NULL(test, addr);
 	for (i = 0; i < nr; i++)
 		b->freed[vfree_run_layout[i]] = true;
+	return addr;
+}
 
+static void vfree_splits_runs_test(struct kunit *test)
+{
+	const unsigned int nr = ARRAY_SIZE(vfree_run_layout);
+	struct split_block *b = split_block_alloc(test);
+	struct page_events *ev;
+	unsigned int i;
+	void *addr;
+
+	addr = map_run_layout(test, b);
 	ev = page_events_start(test);
 	vfree(addr);
 	page_events_stop(ev);
@@ -289,6 +303,41 @@ static void vfree_splits_runs_test(struct kunit *test)
 				b->pfn + VFREE_RUN_LEFT_OUT), 0,
 			    "page %u of the block, not in the area, was freed",
 			    VFREE_RUN_LEFT_OUT);
+	/* Freed past the area: not the cleanup's to free again. */
+	if (page_events_frees_of(test, ev, b->pfn + VFREE_RUN_PAST_END))
+		b->freed[VFREE_RUN_PAST_END] = true;
+	KUNIT_EXPECT_FALSE_MSG(test, b->freed[VFREE_RUN_PAST_END],
+			       "page %u of the block, after the area's array end, was freed",
+			       VFREE_RUN_PAST_END);
+}
+
+/*
+ * Each run of the area goes back in the blocks its alignment allows, as
+ * free_pages_bulk() would free it: pages 0-2 as an order-1 block and a
+ * page, 4-5 as an order-1 block, then 3 and 7 alone (the block is order-7
+ * aligned, so the area's pfn offsets are the blocks' alignment).
+ */
+static void vfree_frees_runs_in_blocks_test(struct kunit *test)
+{
+	static const struct { unsigned int first, nr; } runs[] = {
+		{ 0, 3 }, { 4, 2 }, { 3, 1 }, { 7, 1 },
+	};
+	struct split_block *b = split_block_alloc(test);
+	struct chunk want[ARRAY_SIZE(vfree_run_layout)];
+	struct page_events *ev;
+	unsigned int i, n = 0;
+	void *addr;
+
+	for (i = 0; i < ARRAY_SIZE(runs); i++)
+		n += expected_chunks(b->pfn + runs[i].first, runs[i].nr,
+				     want + n);
+	addr = map_run_layout(test, b);
+	ev = page_events_start(test);
+	vfree(addr);
+	page_events_stop(ev);
+	if (page_events_frees_of(test, ev, b->pfn + VFREE_RUN_PAST_END))
+		b->freed[VFREE_RUN_PAST_END] = true;
+	expect_chunks(test, ev, want, n, "vfree() of the area's runs");
 }
 
 /*
@@ -719,6 +768,7 @@ static void vmalloc_bulk_free_suite_exit(struct kunit_suite *suite)
 static struct kunit_case vmalloc_bulk_free_cases[] = {
 	KUNIT_CASE_PARAM(vfree_refcount_test, vfree_gen_params),
 	KUNIT_CASE(vfree_splits_runs_test),
+	KUNIT_CASE(vfree_frees_runs_in_blocks_test),
 	KUNIT_CASE_PARAM(free_pages_bulk_chunks_test, bulk_offset_gen_params),
 	KUNIT_CASE_PARAM(free_pages_bulk_frees_to_buddy_test,
 			 bulk_free_run_gen_params),
