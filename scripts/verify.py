@@ -74,6 +74,24 @@ def render(rows: Sequence[Row], trees: Sequence[str]) -> str:
             mark = 'ok' if c.ok else 'DIFFERS'
             line += f'  {c.expected + "/" + c.actual + " " + mark:<20}'
         lines.append(line.rstrip())
+    lines += column_summaries(rows, trees)
     good, bad = counts(rows)
     lines.append(f'{good} cells as expected, {bad} differ')
     return '\n'.join(lines)
+
+
+def column_summaries(rows: Sequence[Row], trees: Sequence[str]
+                     ) -> List[str]:
+    """Per column (tree and lane): its cells, how many differ, and its
+    actual outcomes."""
+    lines = []
+    for t in trees:
+        cells = [r.cells[t] for r in rows if t in r.cells]
+        got: Dict[str, int] = {}
+        for c in cells:
+            got[c.actual] = got.get(c.actual, 0) + 1
+        lines.append(f'{t}: {len(cells)} cells, '
+                     f'{sum(not c.ok for c in cells)} differ ('
+                     + ', '.join(f'{k} {v}' for k, v in sorted(got.items()))
+                     + ')')
+    return lines

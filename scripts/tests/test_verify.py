@@ -17,8 +17,10 @@ class CompareTest(unittest.TestCase):
                   'patched': {'s.c.64K': 'pass', 's.c.2M': 'pass'}}
         rows = verify.compare(EXPECTED, actual, TREES)
         self.assertEqual(verify.counts(rows), (4, 0))
-        self.assertIn('4 cells as expected, 0 differ',
-                      verify.render(rows, TREES))
+        text = verify.render(rows, TREES)
+        self.assertTrue(text.endswith('4 cells as expected, 0 differ'))
+        self.assertIn('base: 2 cells, 0 differ (fail 1, pass 1)\n'
+                      'patched: 2 cells, 0 differ (pass 2)\n', text)
 
     def test_a_fix_that_passes_on_base_differs(self) -> None:
         # A test that cannot fail without the fix is a defect: the matrix
