@@ -37,6 +37,17 @@ class LoadTest(unittest.TestCase):
         for m in got:
             self.assertTrue(m.what(), m.name)
 
+    def test_every_pattern_names_a_case_of_the_manifest(self) -> None:
+        # A case renamed or parameterised would leave its mutants killed
+        # by nothing, which make mutants only finds after a kernel build.
+        cases = {c: '' for c in mutants.manifest.load(
+            mutants.project.MANIFEST)}
+        for m in mutants.load():
+            for pattern in m.patterns:
+                self.assertTrue(mutants.kunit_run.matching(cases,
+                                                           (pattern,)),
+                                f'{m.name}: {pattern} matches no case')
+
     def test_fields(self) -> None:
         (m, what), = self.load('# c\nm1\tptc\ta.b.*, c.d\n')
         self.assertEqual((m.name, m.lane, m.patterns),
