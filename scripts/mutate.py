@@ -503,7 +503,8 @@ def run(cache: Path, patches: Sequence[str], size: int, seed: int) -> int:
     """Generate, build and judge the mutants of each patch (a sample of
     size with the seed, or all when size is 0); write the report of every
     patch run so far; return how many of these patches' mutants
-    survived."""
+    survived unexplained (kunit/mutate-survivors.tsv explains the
+    others)."""
     targets = load_targets()
     unknown = [p for p in patches if p not in targets]
     if unknown:
@@ -515,6 +516,7 @@ def run(cache: Path, patches: Sequence[str], size: int, seed: int) -> int:
     texts = {p.name[:4]: p.read_text()
              for p in project.PATCHES.glob('0*.patch')}
     equivalents = load_equivalents()
+    explained = load_equivalents(EXPLAINED)
     tree_id = project.git(repo, 'rev-parse', 'patched^{tree}').stdout.strip()
     tree = mutants.worktree(cache)
     survived = 0
@@ -526,7 +528,9 @@ def run(cache: Path, patches: Sequence[str], size: int, seed: int) -> int:
               f'trying {len(chosen)}', flush=True)
         results = judge_patch(tree, cache, patch, targets[patch], chosen,
                               tree_id, equivalents)
-        survived += sum(r.verdict == SURVIVED for r in results)
+        survived += sum(r.verdict == SURVIVED and
+                        equivalent_key(patch, r.mutation) not in explained
+                        for r in results)
         done = PatchRun(patch, lines_added, len(found), size, seed,
                         tuple(results))
         path = patch_dir(patch) / 'run.json'
