@@ -454,11 +454,20 @@ def full_run_estimate(run: PatchRun) -> Optional[float]:
     return sum(timed) / len(timed) * run.generated
 
 
-def report(runs: Sequence[PatchRun], targets: Dict[str, Target]) -> str:
+def unexplained(results: Sequence[Result],
+                explained: Dict[Tuple[str, str, str, str], str]) -> int:
+    """How many of results survived with no reviewed reason."""
+    return sum(r.verdict == SURVIVED and
+               equivalent_key(r.patch, r.mutation) not in explained
+               for r in results)
+
+
+def report(runs: Sequence[PatchRun], targets: Dict[str, Target],
+           explained: Dict[Tuple[str, str, str, str], str]) -> str:
     scores = [score(r.patch, r.lines_added, r.generated, r.results)
               for r in runs]
     results = [x for r in runs for x in r.results]
-    text = render(scores, results, targets, load_equivalents(EXPLAINED))
+    text = render(scores, results, targets, explained)
     lines = ['', '| patch | run | full run (estimated) |', '|---|---|---|']
     for r in runs:
         est = full_run_estimate(r)
@@ -469,14 +478,11 @@ def report(runs: Sequence[PatchRun], targets: Dict[str, Target]) -> str:
                                 else '-') + ' |')
     total = sum(s.killed for s in scores), sum(s.killed + s.survived
                                                for s in scores)
-    explained = load_equivalents(EXPLAINED)
-    unexplained = sum(x.verdict == SURVIVED and
-                      equivalent_key(x.patch, x.mutation) not in explained
-                      for x in results)
     lines.append('')
     lines.append(f'mutate: {total[0]} of {total[1]} mutants killed over '
                  f'{len(runs)} patches (equivalent, same object and '
-                 f'unbuilt left out); {unexplained} survivors unexplained')
+                 f'unbuilt left out); {unexplained(results, explained)} '
+                 'survivors unexplained')
     return text + '\n'.join(lines)
 
 
@@ -486,12 +492,12 @@ def write_report(targets: Dict[str, Target]) -> str:
     out = project.RESULTS / 'mutate'
     runs = [PatchRun.from_dict(json.loads(p.read_text()))
             for p in sorted(out.glob('[0-9]*/run.json'))]
-    text = report(runs, targets)
+    explained = load_equivalents(EXPLAINED)
+    text = report(runs, targets, explained)
     (out / 'report.txt').write_text(text + '\n')
     scores = [score(r.patch, r.lines_added, r.generated, r.results)
               for r in runs]
-    data = as_json(scores, [x for r in runs for x in r.results],
-                   load_equivalents(EXPLAINED))
+    data = as_json(scores, [x for r in runs for x in r.results], explained)
     for entry, r in zip(data['patches'], runs):
         entry.update(sample=r.sample, seed=r.seed,
                      full_run_seconds=full_run_estimate(r))
@@ -528,9 +534,7 @@ def run(cache: Path, patches: Sequence[str], size: int, seed: int) -> int:
               f'trying {len(chosen)}', flush=True)
         results = judge_patch(tree, cache, patch, targets[patch], chosen,
                               tree_id, equivalents)
-        survived += sum(r.verdict == SURVIVED and
-                        equivalent_key(patch, r.mutation) not in explained
-                        for r in results)
+        survived += unexplained(results, explained)
         done = PatchRun(patch, lines_added, len(found), size, seed,
                         tuple(results))
         path = patch_dir(patch) / 'run.json'
