@@ -528,6 +528,33 @@ static void vunmap_part_of_contpte_block_test(struct kunit *test)
 }
 
 /*
+ * vunmap_range() from inside one block to the end of the next: a caller
+ * bug, which must warn and clear both blocks whole, the walk going on
+ * from the first block's start, not from the page it was given; the
+ * blocks around them stay mapped (F9, 0013).
+ */
+static void vunmap_from_inside_contpte_block_test(struct kunit *test)
+{
+	struct ioremap_fixture *f = ioremap_fixture(test, 4 * CONT_PTE_SIZE, 0);
+	unsigned long victim = f->addr + CONT_PTE_SIZE;
+	unsigned long end = victim + 2 * CONT_PTE_SIZE;
+
+	make_contpte_blocks(test, f->addr, f->addr + 4 * CONT_PTE_SIZE);
+	expect_contpte_blocks(test, f->addr, f->addr + 4 * CONT_PTE_SIZE, 4);
+
+	warn_watch_start(test, " at mm/vmalloc.c:", "__vunmap_range_noflush+");
+	vunmap_range(victim + PAGE_SIZE, end);
+	console_watch_stop();
+
+	KUNIT_EXPECT_STRNEQ_MSG(test, console_watch_line(), "",
+				"vunmap_range() from inside a contiguous block did not warn");
+	KUNIT_EXPECT_TRUE_MSG(test, kmap_range_unmapped(victim, end),
+			      "the two blocks of the range stayed mapped in part");
+	expect_contpte_blocks(test, f->addr, victim, 1);
+	expect_contpte_blocks(test, end, f->addr + 4 * CONT_PTE_SIZE, 1);
+}
+
+/*
  * vunmap_range() of the first page of a leaf of @size at @start: a caller
  * bug, which must warn (a WARN of __vunmap_range_noflush() in
  * mm/vmalloc.c, seen by the case; kunit/warnings.tsv lets the log scan
@@ -585,7 +612,8 @@ static void pud_leaf_free(void *data)
 	folio_put(l->folio);
 }
 
-static void vunmap_part_of_pud_leaf_test(struct kunit *test)
+/* A PUD leaf of ioremap, unmapped and freed when the case ends. */
+static unsigned long pud_leaf_map(struct kunit *test)
 {
 	struct pud_leaf *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
 	unsigned long start;
@@ -596,7 +624,7 @@ static void vunmap_part_of_pud_leaf_test(struct kunit *test)
 	    !arch_vmap_pud_supported(PAGE_KERNEL))
 		kunit_skip(test, "needs PUD leaves in the vmalloc space (IOREMAP_MAX_ORDER %d < PUD_SHIFT %d, or no PUD sections)",
 			   IOREMAP_MAX_ORDER, PUD_SHIFT);
-	if (PUD_SIZE > (totalram_pages() << PAGE_SHIFT) / 4)
+	if ((totalram_pages() << PAGE_SHIFT) / 4 < PUD_SIZE)
 		kunit_skip(test, "needs a %luM PUD, more than a quarter of this guest's %luM",
 			   PUD_SIZE >> 20, (totalram_pages() << PAGE_SHIFT) >> 20);
 	l->folio = folio_alloc_gigantic(PUD_SHIFT - PAGE_SHIFT,
@@ -616,8 +644,32 @@ static void vunmap_part_of_pud_leaf_test(struct kunit *test)
 						 PAGE_KERNEL), 0);
 	kmap_lookup(start, &e);
 	KUNIT_ASSERT_EQ(test, e.level, KMAP_PUD);
+	return start;
+}
 
-	expect_partial_vunmap_warns(test, start, PUD_SIZE, "PUD leaf");
+static void vunmap_part_of_pud_leaf_test(struct kunit *test)
+{
+	expect_partial_vunmap_warns(test, pud_leaf_map(test), PUD_SIZE,
+				    "PUD leaf");
+}
+
+/*
+ * vunmap_range() of a whole PUD leaf is no caller bug: no warning, and
+ * the leaf is gone.
+ */
+static void vunmap_whole_pud_leaf_test(struct kunit *test)
+{
+	unsigned long start = pud_leaf_map(test);
+
+	warn_watch_start(test, " at mm/vmalloc.c:", "__vunmap_range_noflush+");
+	vunmap_range(start, start + PUD_SIZE);
+	console_watch_stop();
+
+	KUNIT_EXPECT_STREQ_MSG(test, console_watch_line(), "",
+			       "vunmap_range() of a whole PUD leaf warned");
+	KUNIT_EXPECT_TRUE_MSG(test,
+			      kmap_range_unmapped(start, start + PUD_SIZE),
+			      "the PUD leaf stayed mapped");
 }
 
 /*
@@ -733,8 +785,10 @@ static struct kunit_case arm64_contpte_vmap_cases[] = {
 	KUNIT_CASE(vmap_scattered_no_cont_test),
 	KUNIT_CASE_PARAM(ioremap_contpte_test, ioremap_gen_params),
 	KUNIT_CASE(vunmap_part_of_contpte_block_test),
+	KUNIT_CASE(vunmap_from_inside_contpte_block_test),
 	KUNIT_CASE(vunmap_part_of_pmd_leaf_test),
 	KUNIT_CASE(vunmap_part_of_pud_leaf_test),
+	KUNIT_CASE(vunmap_whole_pud_leaf_test),
 	KUNIT_CASE(kernel_block_rewrite_flush_test),
 	KUNIT_CASE(translation_entries_test),
 	KUNIT_CASE(set_memory_refused_on_huge_test),

@@ -709,8 +709,57 @@ static void page_table_check_block_test(struct kunit *test)
 	huge_ptep_get_and_clear(f->mm, f->addr, f->ptep, s->size);
 	expect_ptc_records(test, f, 0);
 }
+
+static int ptc_file_map_count(struct page *page)
+{
+	struct page_ext *page_ext = page_ext_get(page);
+	int count;
+
+	if (!page_ext)
+		return -1;
+	count = atomic_read(&((struct ptc_record *)
+			      page_ext_data(page_ext,
+					    &page_table_check_ops))->file_map_count);
+	page_ext_put(page_ext);
+	return count;
+}
+
+/*
+ * Freeing a page checks that no page table maps it, and it alone: of two
+ * neighbouring pages, the second still mapped by a user entry, the first
+ * is freed. A check of more records than the freed block's would find the
+ * mapping and BUG.
+ */
+static void page_table_check_free_test(struct kunit *test)
+{
+	unsigned long addr = FIXTURE_ADDR + PAGE_SIZE;
+	struct entry_fixture *f;
+	struct page *pages;
+	pte_t pte;
+
+	if (static_branch_likely(&page_table_check_disabled))
+		kunit_skip(test, "needs page_table_check on (page_table_check=on)");
+	/* The fixture's pte table, for an entry of the case's own. */
+	f = entry_fixture_create(test, &entry_sizes[0], false);
+	pages = alloc_pages(GFP_KERNEL, 1);
+	KUNIT_ASSERT_NOT_NULL(test, pages);
+	split_page(pages, 1);
+
+	set_pte_at(f->mm, addr, f->ptep + 1,
+		   pfn_pte(page_to_pfn(pages + 1), f->vma->vm_page_prot));
+	__free_page(pages);
+	KUNIT_EXPECT_EQ(test, ptc_file_map_count(pages + 1), 1);
+	pte = ptep_get_and_clear(f->mm, addr, f->ptep + 1);
+	KUNIT_EXPECT_EQ(test, pte_pfn(pte), page_to_pfn(pages + 1));
+	__free_page(pages + 1);
+}
 #else
 static void page_table_check_across_sections_test(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_PAGE_TABLE_CHECK");
+}
+
+static void page_table_check_free_test(struct kunit *test)
 {
 	kunit_skip(test, "needs CONFIG_PAGE_TABLE_CHECK");
 }
@@ -775,6 +824,7 @@ static struct kunit_case arm64_hugetlb_entries_cases[] = {
 	KUNIT_CASE_PARAM(page_table_check_across_sections_test,
 			 section_size_gen_params),
 	KUNIT_CASE_PARAM(page_table_check_block_test, entry_size_gen_params),
+	KUNIT_CASE(page_table_check_free_test),
 	KUNIT_CASE(thp_pmd_page_table_check_test),
 	{}
 };

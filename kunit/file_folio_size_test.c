@@ -28,6 +28,8 @@
 #include <linux/pagemap.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
+#include <linux/tracepoint.h>
+#include <trace/events/filemap.h>
 
 #include "kern_mount_fixture.h"
 #include "page_cache_file.h"
@@ -397,7 +399,26 @@ static void file_enabled_concurrent_test(struct kunit *test)
 	}
 }
 
+static unsigned int expect_exec_reads_like_data(struct kunit *test,
+						struct vfsmount *mnt);
+
+/*
+ * No size is always+exec by default (admin-guide/mm/transhuge.rst): a
+ * fault in an executable mapping reads around like one in a data mapping
+ * before anything was written to file_enabled. The first case of the
+ * first suite, so that no write comes before it; no_exec_size_unchanged
+ * checks the same after a mark was taken off.
+ */
+static void exec_default_reads_around_test(struct kunit *test)
+{
+	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
+
+	/* Read-around reads more than the faulting page's folio. */
+	KUNIT_EXPECT_GT(test, expect_exec_reads_like_data(test, mnt), 1);
+}
+
 static struct kunit_case thp_file_enabled_cases[] = {
+	KUNIT_CASE(exec_default_reads_around_test),
 	KUNIT_CASE_PARAM(file_enabled_transition_test,
 			 file_enabled_transition_gen_params),
 	KUNIT_CASE_PARAM(file_enabled_bad_input_test,
@@ -790,6 +811,65 @@ static void get_folio_keeps_to_allowed_sizes_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, order, c->want_order);
 }
 
+/*
+ * filemap_fault() calls on the mapping a case watches, counted through the
+ * mm_filemap_fault tracepoint (registered once for the suite).
+ */
+static struct address_space *watched_mapping;
+static atomic_t watched_faults;
+
+static void count_filemap_fault(void *data, struct address_space *mapping,
+				pgoff_t index)
+{
+	if (mapping == READ_ONCE(watched_mapping))
+		atomic_inc(&watched_faults);
+}
+
+static unsigned int filemap_faults_of(struct kunit *test,
+				      struct page_cache_file *f, pgoff_t index)
+{
+	atomic_set(&watched_faults, 0);
+	WRITE_ONCE(watched_mapping, f->mapping);
+	page_cache_file_fault(test, f, index);
+	WRITE_ONCE(watched_mapping, NULL);
+	return atomic_read(&watched_faults);
+}
+
+/*
+ * The exec size's read drops the mmap lock for its I/O, as read-around
+ * does: the fault that starts the read is retried, so filemap_fault() runs
+ * once to read and once to map, in an executable mapping as in a data one.
+ */
+static void exec_read_drops_mmap_lock_test(struct kunit *test)
+{
+	struct vfsmount *sys = file_enabled_begin(test);
+	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
+	struct page_cache_file *data, *text;
+	unsigned int data_faults;
+
+	KUNIT_ASSERT_GT(test, control_write(sys, ORDER_16_PAGES, "always+exec"), 0);
+	data = page_cache_file_create(test, mnt, FILE_PAGES, false, 0,
+				      MAX_PAGECACHE_ORDER, PAGE_SIZE);
+	text = page_cache_file_create(test, mnt, FILE_PAGES, true, 0,
+				      MAX_PAGECACHE_ORDER, PAGE_SIZE);
+	data_faults = filemap_faults_of(test, data, 37);
+	KUNIT_ASSERT_GT_MSG(test, data_faults, 1,
+			    "read-around did not retry the fault after its read");
+	KUNIT_EXPECT_EQ_MSG(test, filemap_faults_of(test, text, 37), data_faults,
+			    "the exec size's read kept the mmap lock over its I/O");
+}
+
+static int file_exec_readahead_suite_init(struct kunit_suite *suite)
+{
+	return register_trace_mm_filemap_fault(count_filemap_fault, NULL);
+}
+
+static void file_exec_readahead_suite_exit(struct kunit_suite *suite)
+{
+	unregister_trace_mm_filemap_fault(count_filemap_fault, NULL);
+	tracepoint_synchronize_unregister();
+}
+
 static struct kunit_case file_exec_readahead_cases[] = {
 	KUNIT_CASE_PARAM(exec_fault_reads_one_folio_test,
 			 exec_fault_gen_params),
@@ -797,6 +877,7 @@ static struct kunit_case file_exec_readahead_cases[] = {
 	KUNIT_CASE(exec_window_below_readahead_minimum_test),
 	KUNIT_CASE(exec_size_needs_large_folios_test),
 	KUNIT_CASE(exec_size_with_readahead_off_test),
+	KUNIT_CASE(exec_read_drops_mmap_lock_test),
 	KUNIT_CASE_PARAM(get_folio_keeps_to_allowed_sizes_test,
 			 get_folio_gen_params),
 	KUNIT_CASE_PARAM(exec_mark_removed_test, mark_remover_gen_params),
@@ -809,6 +890,8 @@ static struct kunit_case file_exec_readahead_cases[] = {
 
 static struct kunit_suite file_exec_readahead_suite = {
 	.name = "file_exec_readahead",
+	.suite_init = file_exec_readahead_suite_init,
+	.suite_exit = file_exec_readahead_suite_exit,
 	.test_cases = file_exec_readahead_cases,
 };
 

@@ -256,10 +256,11 @@ static const struct page_owner_record *owner_record(struct page_ext *page_ext)
 
 /*
  * Every page of [pfn, pfn + nr) has page 0's record of the allocation
- * (@freed false) or of the free, by the case's task, section by section.
+ * (@freed false: by the case's task, never migrated) or of the free, by
+ * the case's task, section by section; returns page 0's time stamp.
  */
-static void expect_owner_records(struct kunit *test, unsigned long pfn,
-				 unsigned long nr, bool freed)
+static u64 expect_owner_records(struct kunit *test, unsigned long pfn,
+				unsigned long nr, bool freed)
 {
 	unsigned long i, bad = 0, first_bad = 0;
 	u64 ts = 0;
@@ -267,7 +268,7 @@ static void expect_owner_records(struct kunit *test, unsigned long pfn,
 	for (i = 0; i < nr; i++) {
 		struct page_ext *page_ext = page_ext_get(pfn_to_page(pfn + i));
 		const struct page_owner_record *r;
-		bool allocated;
+		bool allocated, migrated;
 		u64 when;
 		pid_t by;
 
@@ -276,10 +277,12 @@ static void expect_owner_records(struct kunit *test, unsigned long pfn,
 		allocated = test_bit(PAGE_EXT_OWNER_ALLOCATED, &page_ext->flags);
 		when = freed ? r->free_ts_nsec : r->ts_nsec;
 		by = freed ? r->free_pid : r->pid;
+		migrated = !freed && r->last_migrate_reason != -1;
 		page_ext_put(page_ext);
 		if (!i)
 			ts = when;
-		if (when != ts || by != current->pid || allocated == freed) {
+		if (when != ts || by != current->pid || allocated == freed ||
+		    migrated) {
 			if (!bad++)
 				first_bad = i;
 		}
@@ -291,6 +294,32 @@ static void expect_owner_records(struct kunit *test, unsigned long pfn,
 				    freed ? "free" : "allocation", first_bad);
 		bad = 0;
 	}
+	return ts;
+}
+
+/*
+ * The page after the folio does not have the folio's record of the
+ * allocation or of the free (time stamp @ts): a walk of more records
+ * than the folio's pages would write it.
+ */
+static void expect_record_after_untouched(struct kunit *test,
+					  unsigned long pfn, u64 ts,
+					  bool freed)
+{
+	const struct page_owner_record *r;
+	struct page_ext *page_ext;
+	u64 when;
+
+	KUNIT_ASSERT_TRUE_MSG(test, pfn_valid(pfn),
+			      "the case needs memory after the folio");
+	page_ext = page_ext_get(pfn_to_page(pfn));
+	KUNIT_ASSERT_NOT_NULL(test, page_ext);
+	r = owner_record(page_ext);
+	when = freed ? r->free_ts_nsec : r->ts_nsec;
+	page_ext_put(page_ext);
+	KUNIT_EXPECT_NE_MSG(test, when, ts,
+			    "the page after the folio has the folio's record of the %s",
+			    freed ? "free" : "allocation");
 }
 
 /* The smallest gigantic order that spans several memory sections. */
@@ -309,6 +338,7 @@ static void page_owner_records_test(struct kunit *test)
 	unsigned long nr = 1UL << o->order, pfn;
 	struct folio *folio;
 	struct page *page;
+	u64 ts;
 	int err;
 
 	if (!static_branch_unlikely(&page_owner_inited))
@@ -337,12 +367,104 @@ static void page_owner_records_test(struct kunit *test)
 			    o->desc, pfn);
 	folio = pfn_folio(pfn);
 	KUNIT_EXPECT_EQ(test, folio_order(folio), o->order);
-	expect_owner_records(test, pfn, nr, false);
+	ts = expect_owner_records(test, pfn, nr, false);
+	expect_record_after_untouched(test, pfn + nr, ts, false);
 	folio_put(folio);
-	expect_owner_records(test, pfn, nr, true);
+	ts = expect_owner_records(test, pfn, nr, true);
+	expect_record_after_untouched(test, pfn + nr, ts, true);
+}
+
+static unsigned short owner_order_of(struct page *page)
+{
+	struct page_ext *page_ext = page_ext_get(page);
+	unsigned short order = page_ext ? owner_record(page_ext)->order : 0;
+
+	if (page_ext)
+		page_ext_put(page_ext);
+	return order;
+}
+
+/*
+ * split_page_owner() gives the new order to the records of the block it
+ * splits, 1 << old_order pages, and to no other: of an order-3
+ * allocation, splitting the first order-2 half leaves the second half's
+ * records at order 3.
+ */
+static void split_page_owner_test(struct kunit *test)
+{
+	struct page *page;
+	unsigned int i;
+
+	if (!static_branch_unlikely(&page_owner_inited))
+		kunit_skip(test, "needs page_owner on (page_owner=on)");
+	page = alloc_pages(GFP_KERNEL, 3);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	split_page_owner(page, 2, 0);
+	for (i = 0; i < 8; i++)
+		KUNIT_EXPECT_EQ_MSG(test, owner_order_of(page + i), i < 4 ? 0 : 3,
+				    "page %u of the order-3 block", i);
+	__free_pages(page, 3);
+}
+
+static depot_stack_handle_t owner_handle_of(struct page *page)
+{
+	struct page_ext *page_ext = page_ext_get(page);
+	depot_stack_handle_t handle;
+
+	if (!page_ext)
+		return 0;
+	handle = owner_record(page_ext)->handle;
+	page_ext_put(page_ext);
+	return handle;
+}
+
+/*
+ * Migration hands the old folio's allocation record to the new folio and
+ * the new folio's allocation stack to each page of the old one, so that
+ * freeing either takes its pages off the stack that counted them.
+ */
+static void folio_copy_owner_test(struct kunit *test)
+{
+	struct folio *old, *new;
+	depot_stack_handle_t old_handle, new_handle;
+	unsigned int i;
+
+	if (!static_branch_unlikely(&page_owner_inited))
+		kunit_skip(test, "needs page_owner on (page_owner=on)");
+	/* Two call sites: two allocation stacks. */
+	old = folio_alloc(GFP_KERNEL, 2);
+	KUNIT_ASSERT_NOT_NULL(test, old);
+	new = folio_alloc(GFP_KERNEL, 2);
+	if (!new)
+		folio_put(old);
+	KUNIT_ASSERT_NOT_NULL(test, new);
+	old_handle = owner_handle_of(&old->page);
+	new_handle = owner_handle_of(&new->page);
+	KUNIT_EXPECT_NE_MSG(test, old_handle, new_handle,
+			    "the two allocations need stacks of their own");
+
+	folio_copy_owner(new, old);
+	for (i = 0; i < 4; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, owner_handle_of(folio_page(new, i)),
+				    old_handle, "page %u of the new folio", i);
+		KUNIT_EXPECT_EQ_MSG(test, owner_handle_of(folio_page(old, i)),
+				    new_handle, "page %u of the old folio", i);
+	}
+	folio_put(old);
+	folio_put(new);
 }
 #else
 static void page_owner_records_test(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_PAGE_OWNER");
+}
+
+static void split_page_owner_test(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_PAGE_OWNER");
+}
+
+static void folio_copy_owner_test(struct kunit *test)
 {
 	kunit_skip(test, "needs CONFIG_PAGE_OWNER");
 }
@@ -350,6 +472,8 @@ static void page_owner_records_test(struct kunit *test)
 
 static struct kunit_case gigantic_page_owner_cases[] = {
 	KUNIT_CASE(page_owner_records_test),
+	KUNIT_CASE(split_page_owner_test),
+	KUNIT_CASE(folio_copy_owner_test),
 	{}
 };
 

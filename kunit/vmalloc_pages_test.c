@@ -1312,9 +1312,56 @@ static void page_array_maps_every_page_test(struct kunit *test)
 				area->pages[i], "page %u", i);
 }
 
+/*
+ * An area asked for on a node has its page array on that node too, as its
+ * pages are: a small array (from the slab) and one of more than a page of
+ * pointers. The node is the one the case does not run on, so that an
+ * array taken from the local node shows.
+ */
+struct page_array_size {
+	const char *desc;
+	unsigned long nr_pages;
+};
+
+static const struct page_array_size page_array_sizes[] = {
+	{ "64_pages", 64 },
+	{ "more_than_a_page_of_pointers", PAGE_ARRAY_PAGES },
+};
+
+KUNIT_ARRAY_PARAM_DESC(page_array_size, page_array_sizes, desc);
+
+static void page_array_node_test(struct kunit *test)
+{
+	const struct page_array_size *a = test->param_value;
+	int nid = numa_node_id(), other = NUMA_NO_NODE, node;
+	const void *array;
+	struct vm_struct *area;
+
+	for_each_node_state(node, N_MEMORY) {
+		if (node != nid) {
+			other = node;
+			break;
+		}
+	}
+	if (other == NUMA_NO_NODE)
+		kunit_skip(test, "needs a second memory node (CONFIG_NUMA and a two-node guest: the numa lane)");
+
+	area = kunit_vm_area(test, __vmalloc_node(a->nr_pages * PAGE_SIZE, 1,
+						  GFP_KERNEL, other,
+						  __builtin_return_address(0)));
+	array = area->pages;
+	KUNIT_EXPECT_EQ_MSG(test,
+			    page_to_nid(is_vmalloc_addr(array) ?
+					vmalloc_to_page(array) :
+					virt_to_page(array)), other,
+			    "the page array is not on node %d (the case runs on %d)",
+			    other, nid);
+}
+
 static struct kunit_case vmalloc_page_array_cases[] = {
 	KUNIT_CASE(page_array_not_vmalloc_test),
 	KUNIT_CASE(page_array_maps_every_page_test),
+	KUNIT_CASE_PARAM(page_array_node_test, page_array_size_gen_params),
 	{}
 };
 

@@ -4,11 +4,18 @@
  * harness, with test_vmalloc's parameters: p (nr_pages), h (use_huge) and
  * the loop count, scaled by the profile; and the vfree-heavy loads of the
  * seeds 001 and 004. Each body is test_vmalloc's, so that the two can be
- * compared directly; only the timing and the reporting differ.
+ * compared directly; only the timing and the reporting differ, and two
+ * things that make a sample repeat from boot to boot under QEMU's icount
+ * clock: the random sizes come from a PRNG seeded the same way in every
+ * sample (test_vmalloc draws them from get_random_*()), and the cases
+ * whose frees are deferred settle them before the sample ends (the lazy
+ * vmap purge of vfree() and vm_unmap_ram(), the batches of kvfree_rcu()),
+ * so that each sample pays for its own deferred work, not for a share of
+ * it that depends on when a worker or a grace period happened to run.
  */
 #include <linux/mm.h>
 #include <linux/percpu.h>
-#include <linux/random.h>
+#include <linux/prandom.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -17,6 +24,14 @@
 
 /* The seeds' loop count (seed 000: 500000 loops per test). */
 #define SEED_LOOPS	500000
+
+/* The same pseudo-random sizes in every sample, boot and tree. */
+#define BENCH_RND_SEED	0x6d6d5f62656e6368ULL
+
+static u32 bench_rnd_inclusive(struct rnd_state *rnd, u32 lo, u32 hi)
+{
+	return lo + prandom_u32_state(rnd) % (hi - lo + 1);
+}
 
 struct vmalloc_bench {
 	const char *name;
@@ -57,10 +72,12 @@ static int fix_align_alloc(unsigned int p, bool h, unsigned int loops)
 
 static int random_size_alloc(unsigned int p, bool h, unsigned int loops)
 {
+	struct rnd_state rnd;
 	void *ptr;
 
+	prandom_seed_state(&rnd, BENCH_RND_SEED);
 	while (loops--) {
-		ptr = vmalloc(get_random_u32_inclusive(1, 100) * PAGE_SIZE);
+		ptr = vmalloc(bench_rnd_inclusive(&rnd, 1, 100) * PAGE_SIZE);
 		if (!ptr)
 			return -ENOMEM;
 		vfree(ptr);
@@ -70,11 +87,13 @@ static int random_size_alloc(unsigned int p, bool h, unsigned int loops)
 
 static int random_size_align_alloc(unsigned int p, bool h, unsigned int loops)
 {
+	struct rnd_state state;
 	unsigned int rnd;
 	void *ptr;
 
+	prandom_seed_state(&state, BENCH_RND_SEED);
 	while (loops--) {
-		rnd = get_random_u8();
+		rnd = (u8)prandom_u32_state(&state);
 		ptr = __vmalloc_node(((rnd % 10) + 1) * PAGE_SIZE,
 				     1UL << (rnd % 23), GFP_KERNEL | __GFP_ZERO,
 				     0, __builtin_return_address(0));
@@ -154,16 +173,18 @@ static int pcpu_alloc(unsigned int p, bool h, unsigned int loops)
 {
 	const unsigned int nr = 35000;
 	void __percpu **pcpu;
+	struct rnd_state rnd;
 	unsigned int i;
 	int ret = 0;
 
 	pcpu = vmalloc(array_size(nr, sizeof(*pcpu)));
 	if (!pcpu)
 		return -ENOMEM;
+	prandom_seed_state(&rnd, BENCH_RND_SEED);
 	for (i = 0; i < nr; i++) {
-		pcpu[i] = __alloc_percpu(get_random_u32_inclusive(1,
-							PAGE_SIZE / 4),
-					 1 << get_random_u32_inclusive(1, 11));
+		pcpu[i] = __alloc_percpu(bench_rnd_inclusive(&rnd, 1,
+							     PAGE_SIZE / 4),
+					 1 << bench_rnd_inclusive(&rnd, 1, 11));
 		if (!pcpu[i])
 			ret = -ENOMEM;
 	}
@@ -189,6 +210,8 @@ static int kvfree_rcu_1_arg(unsigned int p, bool h, unsigned int loops)
 		ptr->array[0] = 'a';
 		kvfree_rcu_mightsleep(ptr);
 	}
+	/* The frees this sample queued, done before it ends. */
+	kvfree_rcu_barrier();
 	return 0;
 }
 
@@ -203,6 +226,7 @@ static int kvfree_rcu_2_arg(unsigned int p, bool h, unsigned int loops)
 		ptr->array[0] = 'a';
 		kvfree_rcu(ptr, rcu);
 	}
+	kvfree_rcu_barrier();
 	return 0;
 }
 
@@ -225,6 +249,8 @@ static int vm_map_ram_loop(unsigned int p, bool h, unsigned int loops)
 			goto out;
 		vm_unmap_ram(ptr, p);
 	}
+	/* The lazily unmapped blocks, purged before the sample ends. */
+	vm_unmap_aliases();
 	ret = 0;
 out:
 	while (nr_allocated--)
@@ -236,7 +262,11 @@ out:
 /* Seeds 001 and 004: vmalloc and vfree of 4 MiB and of 100 pages. */
 static int vfree_heavy(unsigned int p, bool h, unsigned int loops)
 {
-	return fix_size_alloc(p, false, loops);
+	int ret = fix_size_alloc(p, false, loops);
+
+	/* The lazy purge of the areas this sample freed, before it ends. */
+	vm_unmap_aliases();
+	return ret;
 }
 
 static const struct vmalloc_bench vmalloc_benches[] = {

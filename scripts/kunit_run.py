@@ -68,13 +68,15 @@ LANES: Dict[str, Lane] = {
     # Two memory nodes change more than the node branch: vmalloc_huge()
     # without a node divides the size by the nodes online before choosing
     # its mapping, so the contpte and PMD cases would test that instead.
-    # Hence a lane of its own, for the suite that asks for a node.
+    # Hence a lane of its own, for the suites that ask for a node:
+    # vmalloc_large_order and vmalloc_page_array (kunit.filter_glob takes
+    # one glob, and the kernel's glob_match() knows [...]).
     'numa': Lane((project.KUNITCONFIG,
                   project.KUNIT_DIR / 'page_table_check.kunitconfig'),
                  QEMU_CONFIGS / 'arm64_mm_two_nodes.py',
                  what='the ptc lane\'s kernel on two memory nodes, '
-                      'vmalloc_large_order only',
-                 kernel_of='ptc', filter='vmalloc_large_order',
+                      'vmalloc_large_order and vmalloc_page_array only',
+                 kernel_of='ptc', filter='vmalloc_[lp]a*',
                  kernel_args=SLAB_CHECKS),
     # page_owner on: with it, 6.12's walk over a gigantic folio's records
     # runs past a memory section's array into whatever memory follows

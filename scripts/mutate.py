@@ -107,8 +107,10 @@ KILLED, SURVIVED, EQUIVALENT = 'killed', 'survived', 'equivalent'
 NO_BUILD, WARNS, NOT_JUDGED = 'no-build', 'warns', 'not-judged'
 # The mutated file compiled to the same object as the patched one (the
 # lane's configuration compiles the line out, e.g. a VM_WARN_ON() without
-# CONFIG_DEBUG_VM): no case of that kernel can tell them apart, so it is
-# left out of the score, like a mutant that does not build.
+# CONFIG_DEBUG_VM), or, for a header, a unit that includes it preprocesses
+# to the patched text (the line is in an #ifdef branch the lane does not
+# build): no case of that kernel can tell them apart, so it is left out
+# of the score, like a mutant that does not build.
 SAME_OBJECT = 'same-object'
 EQUIVALENTS = project.KUNIT_DIR / 'mutate-equivalent.tsv'
 # Reviewed survivors: mutants that change behaviour, but only where no
@@ -331,6 +333,92 @@ def precheck(tree: Tree, m: mutate_gen.Mutation, lane: str, cache: Path,
     return '', ''
 
 
+def in_macro(lines: Sequence[str], line: int) -> bool:
+    """Whether the 1-based line is part of a #define, continuation lines
+    included: a macro's text reaches a translation unit only where it is
+    used, so a unit's preprocessed text cannot tell whether it is
+    compiled."""
+    i = line - 1
+    while i > 0 and lines[i - 1].rstrip().endswith('\\'):
+        i -= 1
+    return bool(re.match(r'\s*#\s*define\b', lines[i]))
+
+
+def header_unit(tree: Tree, header: str, lane: str) -> str:
+    """A source the lane's build compiles that includes the header (from
+    Kbuild's dependency files), or '' when none does."""
+    build = tree.path / kunit_run.build_dir_name(lane)
+    dep = re.compile(r'^\s+(?:\.\./|\$\(srctree\)/)?' + re.escape(header)
+                     + r' \\$', re.M)
+    for cmd in sorted(build.rglob('.*.o.cmd')):
+        text = cmd.read_text(errors='replace')
+        source = re.search(r'^source_\S+ := (?:\.\./)?(\S+\.c)$', text, re.M)
+        if source and dep.search(text):
+            return source.group(1)
+    return ''
+
+
+def preprocessed(tree: Tree, unit: str, lane: str, cache: Path) -> str:
+    """The digest of a source's preprocessed text in the lane's build
+    directory, or '' when it cannot be made."""
+    target = unit[:-2] + '.i'
+    proc = subprocess.run(
+        ['make', 'ARCH=arm64', f'O={kunit_run.build_dir_name(lane)}',
+         f'CC=ccache {kunit_run.CROSS_COMPILE}gcc',
+         f'CROSS_COMPILE={kunit_run.CROSS_COMPILE}', target],
+        cwd=tree.path, env=kunit_run.build_env(cache),
+        capture_output=True, text=True)
+    out = tree.path / kunit_run.build_dir_name(lane) / target
+    if proc.returncode or not out.exists():
+        return ''
+    try:
+        return hashlib.sha256(out.read_bytes()).hexdigest()
+    finally:
+        out.unlink()
+
+
+# Per (tree, lane, header, patched tree id): a unit that includes the
+# header and the digest of its patched preprocessed text.
+_PATCHED_UNITS: Dict[Tuple[str, str, str, str], Tuple[str, str]] = {}
+
+
+def header_precheck(tree: Tree, m: mutate_gen.Mutation,
+                    mutant: mutants.Mutant, lane: str, cache: Path,
+                    tree_id: str, text: str) -> Tuple[str, str]:
+    """(SAME_OBJECT, why) for a header mutant the lane's configuration
+    preprocesses away (a line of an #ifdef branch the lane does not
+    build, such as a !CONFIG_TRANSPARENT_HUGEPAGE stub), so that it is
+    not built whole for nothing; ('', '') when it must be run. The
+    header keeps its mtime, so that the builds after do not recompile
+    what includes it."""
+    header = tree.path / m.file
+    if (not m.file.endswith('.h') or in_macro(text.split('\n'), m.line) or
+            not (tree.path / kunit_run.build_dir_name(lane) /
+                 '.config').exists()):
+        return '', ''
+    key = (str(tree.path), lane, m.file, tree_id)
+    if key not in _PATCHED_UNITS:
+        unit = header_unit(tree, m.file, lane)
+        _PATCHED_UNITS[key] = (unit, preprocessed(tree, unit, lane, cache)
+                               if unit else '')
+    unit, patched = _PATCHED_UNITS[key]
+    if not patched:
+        return '', ''
+    st = os.stat(header)
+    mutants.apply(tree, mutant)
+    try:
+        got = preprocessed(tree, unit, lane, cache)
+    finally:
+        mutants.reset(tree.path)
+        os.utime(header, ns=(st.st_atime_ns, st.st_mtime_ns))
+        project.git(tree.path, 'update-index', '-q', '--refresh',
+                    check=False)
+    if got == patched:
+        return SAME_OBJECT, (f'the {lane} lane compiles the line out: '
+                             f'{unit} preprocesses to the patched text')
+    return '', ''
+
+
 def judge(tree: Tree, patch: str, index: int, m: mutate_gen.Mutation,
           target: Target, cache: Path, tree_id: str,
           equivalents: Dict[Tuple[str, str, str, str], str]) -> Result:
@@ -351,6 +439,9 @@ def judge(tree: Tree, patch: str, index: int, m: mutate_gen.Mutation,
         verdict, said = precheck(tree, m, target.lane, cache, patched)
     finally:
         mutants.reset(tree.path)
+    if not verdict:
+        verdict, said = header_precheck(tree, m, mutant, target.lane, cache,
+                                        tree_id, text)
     if verdict:
         return Result(patch, m, verdict, detail=said)
     expected = manifest.load(project.MANIFEST)
@@ -368,8 +459,9 @@ def judge(tree: Tree, patch: str, index: int, m: mutate_gen.Mutation,
 
 # Bumped when the way a verdict is reached changes, so that kept verdicts
 # of the old way are judged again.
-JUDGE_VERSION = ('3: a case that never reported did not pass; '
-                 'an object like the patched one is not run')
+JUDGE_VERSION = ('4: a case that never reported did not pass; '
+                 'an object like the patched one is not run, nor a header '
+                 'line the lane preprocesses away')
 
 
 def verdict_key(tree_id: str, target: Target, m: mutate_gen.Mutation

@@ -56,11 +56,11 @@ class CommandTest(unittest.TestCase):
         self.assertIn('--qemu_config='
                       f'{kunit_run.QEMU_CONFIGS / "arm64_mm_two_nodes.py"}',
                       cmd)
-        self.assertEqual(cmd[-1], 'vmalloc_large_order')
+        self.assertEqual(cmd[-1], 'vmalloc_[lp]a*')
         # A narrower glob (a mutant's case) replaces the lane's filter.
         narrowed = kunit_run.kunit_command('numa', 2, 'vmalloc_large_order.x')
         self.assertEqual(narrowed[-1], 'vmalloc_large_order.x')
-        self.assertNotIn('vmalloc_large_order', narrowed)
+        self.assertNotIn('vmalloc_[lp]a*', narrowed)
 
     def test_owner_lane_boots_the_ptc_kernel_with_page_owner_on(self) -> None:
         cmd = kunit_run.kunit_command('owner', 2)
@@ -82,6 +82,8 @@ class CommandTest(unittest.TestCase):
     def test_a_lane_with_a_filter_runs_only_its_suite(self) -> None:
         self.assertTrue(kunit_run.in_scope(
             'numa', 'vmalloc_large_order.large_order_node_test'))
+        self.assertTrue(kunit_run.in_scope(
+            'numa', 'vmalloc_page_array.page_array_node_test.64_pages'))
         self.assertFalse(kunit_run.in_scope(
             'numa', 'vmalloc_bulk_free.vfree_refcount_test.1_pages'))
         self.assertTrue(kunit_run.in_scope(

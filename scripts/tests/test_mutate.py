@@ -210,6 +210,91 @@ class SameObjectTest(unittest.TestCase):
         self.assertEqual(make.call_count, 0)
 
 
+class HeaderPrecheckTest(unittest.TestCase):
+    """A header mutant whose line the lane preprocesses away is not
+    built whole."""
+    HEADER = 'include/linux/a.h'
+    TEXT = ('#ifdef CONFIG_A\nstatic inline int a(void)\n{\n\treturn 1;\n}'
+            '\n#else\nstatic inline int a(void)\n{\n\treturn 0;\n}\n#endif'
+            '\n#define B(x) \\\n\t((x) + 1)\n')
+
+    def setUp(self) -> None:
+        self.root = Path(tempfile.mkdtemp())
+        self.tree = Tree('mutant', self.root)
+        build = self.root / mutate.kunit_run.build_dir_name('main')
+        (build / 'mm').mkdir(parents=True)
+        (build / '.config').write_text('')
+        (build / 'mm' / '.b.o.cmd').write_text(
+            'source_mm/b.o := ../mm/b.c\n\ndeps_mm/b.o := \\\n'
+            '  ../include/linux/other.h \\\n')
+        (build / 'mm' / '.c.o.cmd').write_text(
+            'source_mm/c.o := ../mm/c.c\n\ndeps_mm/c.o := \\\n'
+            f'  ../{self.HEADER} \\\n  ../include/linux/other.h \\\n')
+        self.out = build / 'mm' / 'c.i'
+        (self.root / 'include/linux').mkdir(parents=True)
+        (self.root / self.HEADER).write_text(self.TEXT)
+        self.enterContext(mock.patch.dict(mutate._PATCHED_UNITS))
+        self.enterContext(mock.patch.object(mutate.mutants, 'apply'))
+        self.enterContext(mock.patch.object(mutate.mutants, 'reset'))
+        self.enterContext(mock.patch.object(mutate.project, 'git'))
+
+    def preprocesses_to(self, *texts: bytes) -> mock.MagicMock:
+        made = list(texts)
+
+        def make(cmd, **kwargs):  # noqa: ANN001, ANN003
+            self.assertEqual(cmd[-1], 'mm/c.i')
+            self.out.write_bytes(made.pop(0))
+            return mock.Mock(returncode=0, stdout='', stderr='')
+        return self.enterContext(mock.patch.object(
+            mutate.subprocess, 'run', side_effect=make))
+
+    def precheck(self, line: int) -> tuple:
+        m = mutation(self.HEADER, line)
+        return mutate.header_precheck(
+            self.tree, m, mock.Mock(), 'main', Path('/c'), 't1', self.TEXT)
+
+    def test_macro_lines(self) -> None:
+        lines = self.TEXT.split('\n')
+        self.assertFalse(mutate.in_macro(lines, 4))
+        self.assertTrue(mutate.in_macro(lines, 12))
+        self.assertTrue(mutate.in_macro(lines, 13))
+
+    def test_the_unit_is_one_that_includes_the_header(self) -> None:
+        self.assertEqual(mutate.header_unit(self.tree, self.HEADER, 'main'),
+                         'mm/c.c')
+        self.assertEqual(mutate.header_unit(self.tree, 'include/x.h',
+                                            'main'), '')
+
+    def test_a_line_preprocessed_away_is_not_run(self) -> None:
+        make = self.preprocesses_to(b'int a(void) { return 1; }',
+                                    b'int a(void) { return 1; }')
+        mtime = (self.root / self.HEADER).stat().st_mtime_ns
+        verdict, why = self.precheck(9)
+        self.assertEqual(verdict, mutate.SAME_OBJECT)
+        self.assertIn('mm/c.c preprocesses to the patched text', why)
+        self.assertEqual(make.call_count, 2)
+        self.assertFalse(self.out.exists())
+        # The header keeps its time, so nothing that includes it rebuilds.
+        self.assertEqual((self.root / self.HEADER).stat().st_mtime_ns,
+                         mtime)
+
+    def test_a_compiled_line_is_run(self) -> None:
+        self.preprocesses_to(b'int a(void) { return 1; }',
+                             b'int a(void) { return 2; }')
+        self.assertEqual(self.precheck(4), ('', ''))
+
+    def test_a_macro_line_is_run_without_preprocessing(self) -> None:
+        make = self.preprocesses_to()
+        self.assertEqual(self.precheck(13), ('', ''))
+        self.assertEqual(make.call_count, 0)
+
+    def test_the_patched_text_is_made_once_per_tree(self) -> None:
+        make = self.preprocesses_to(b'x', b'y', b'z')
+        self.precheck(4)
+        self.precheck(9)
+        self.assertEqual(make.call_count, 3)
+
+
 class KeptVerdictsTest(unittest.TestCase):
     TARGET = mutate.Target('0018', 'ptc', ('vmalloc_bulk_free',))
 
