@@ -295,6 +295,27 @@ class HeaderPrecheckTest(unittest.TestCase):
         self.assertEqual(make.call_count, 3)
 
 
+class JudgeHeaderTest(unittest.TestCase):
+    def test_a_header_mutant_is_only_applied_by_its_precheck(self) -> None:
+        results = Path(tempfile.mkdtemp())
+        self.enterContext(mock.patch.object(project, 'RESULTS', results))
+        self.enterContext(mock.patch.object(
+            mutate.project, 'git',
+            return_value=mock.Mock(stdout='\tif (a < b)\nb\n')))
+        apply = self.enterContext(mock.patch.object(mutate.mutants, 'apply'))
+        self.enterContext(mock.patch.object(
+            mutate, 'header_precheck',
+            return_value=(mutate.SAME_OBJECT, 'compiled out')))
+        got = mutate.judge(Tree('mutant', Path('/x')), '0021', 1,
+                           mutation('include/linux/a.h', 1),
+                           mutate.Target('0021', 'main', ('s',)), Path('/c'),
+                           't1', {})
+        self.assertEqual(got.verdict, mutate.SAME_OBJECT)
+        # Applying and resetting the header outside the precheck would
+        # give it a new mtime, and the narrowed build would rebuild all.
+        apply.assert_not_called()
+
+
 class KeptVerdictsTest(unittest.TestCase):
     TARGET = mutate.Target('0018', 'ptc', ('vmalloc_bulk_free',))
 
