@@ -28,8 +28,6 @@
 #include <linux/pagemap.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
-#include <linux/tracepoint.h>
-#include <trace/events/filemap.h>
 
 #include "kern_mount_fixture.h"
 #include "page_cache_file.h"
@@ -812,62 +810,73 @@ static void get_folio_keeps_to_allowed_sizes_test(struct kunit *test)
 }
 
 /*
- * filemap_fault() calls on the mapping a case watches, counted through the
- * mm_filemap_fault tracepoint (registered once for the suite).
+ * Whether a file's reads ran with the case's mmap lock held: its mapping's
+ * read_folio(), which readahead calls for each folio it reads (ramfs has
+ * no readahead()), wrapped for the case.
  */
-static struct address_space *watched_mapping;
-static atomic_t watched_faults;
+struct locked_reads {
+	struct address_space *mapping;
+	const struct address_space_operations *a_ops;
+	struct address_space_operations watched;
+};
 
-static void count_filemap_fault(void *data, struct address_space *mapping,
-				pgoff_t index)
+static struct locked_reads watched_reads;
+static atomic_t reads_under_mmap_lock;
+
+static int read_folio_watched(struct file *file, struct folio *folio)
 {
-	if (mapping == READ_ONCE(watched_mapping))
-		atomic_inc(&watched_faults);
+	if (rwsem_is_locked(&current->mm->mmap_lock))
+		atomic_inc(&reads_under_mmap_lock);
+	return watched_reads.a_ops->read_folio(file, folio);
 }
 
-static unsigned int filemap_faults_of(struct kunit *test,
-				      struct page_cache_file *f, pgoff_t index)
+static void reads_unwatch(void *data)
 {
-	atomic_set(&watched_faults, 0);
-	WRITE_ONCE(watched_mapping, f->mapping);
-	page_cache_file_fault(test, f, index);
-	WRITE_ONCE(watched_mapping, NULL);
-	return atomic_read(&watched_faults);
+	struct locked_reads *w = data;
+
+	w->mapping->a_ops = w->a_ops;
+}
+
+static void reads_watch(struct kunit *test, struct page_cache_file *f)
+{
+	struct locked_reads *w = &watched_reads;
+
+	w->mapping = f->mapping;
+	w->a_ops = f->mapping->a_ops;
+	w->watched = *w->a_ops;
+	w->watched.read_folio = read_folio_watched;
+	atomic_set(&reads_under_mmap_lock, 0);
+	f->mapping->a_ops = &w->watched;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, reads_unwatch, w),
+			0);
 }
 
 /*
  * The exec size's read drops the mmap lock for its I/O, as read-around
- * does: the fault that starts the read is retried, so filemap_fault() runs
- * once to read and once to map, in an executable mapping as in a data one.
+ * does (the fault is then retried): no read_folio() of the fault runs
+ * with the lock held, in an executable mapping as in a data one.
  */
 static void exec_read_drops_mmap_lock_test(struct kunit *test)
 {
 	struct vfsmount *sys = file_enabled_begin(test);
 	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
-	struct page_cache_file *data, *text;
-	unsigned int data_faults;
+	static const bool mappings[] = { false, true };
+	struct page_cache_file *f;
+	unsigned int i;
+	bool exec;
 
 	KUNIT_ASSERT_GT(test, control_write(sys, ORDER_16_PAGES, "always+exec"), 0);
-	data = page_cache_file_create(test, mnt, FILE_PAGES, false, 0,
-				      MAX_PAGECACHE_ORDER, PAGE_SIZE);
-	text = page_cache_file_create(test, mnt, FILE_PAGES, true, 0,
-				      MAX_PAGECACHE_ORDER, PAGE_SIZE);
-	data_faults = filemap_faults_of(test, data, 37);
-	KUNIT_ASSERT_GT_MSG(test, data_faults, 1,
-			    "read-around did not retry the fault after its read");
-	KUNIT_EXPECT_EQ_MSG(test, filemap_faults_of(test, text, 37), data_faults,
-			    "the exec size's read kept the mmap lock over its I/O");
-}
-
-static int file_exec_readahead_suite_init(struct kunit_suite *suite)
-{
-	return register_trace_mm_filemap_fault(count_filemap_fault, NULL);
-}
-
-static void file_exec_readahead_suite_exit(struct kunit_suite *suite)
-{
-	unregister_trace_mm_filemap_fault(count_filemap_fault, NULL);
-	tracepoint_synchronize_unregister();
+	for (i = 0; i < ARRAY_SIZE(mappings); i++) {
+		exec = mappings[i];
+		f = page_cache_file_create(test, mnt, FILE_PAGES, exec, 0,
+					   MAX_PAGECACHE_ORDER, PAGE_SIZE);
+		reads_watch(test, f);
+		page_cache_file_fault(test, f, 37);
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&reads_under_mmap_lock), 0,
+				    "the %s read ran with the mmap lock held",
+				    exec ? "exec size's" : "read-around's");
+		kunit_release_action(test, reads_unwatch, &watched_reads);
+	}
 }
 
 static struct kunit_case file_exec_readahead_cases[] = {
@@ -890,8 +899,6 @@ static struct kunit_case file_exec_readahead_cases[] = {
 
 static struct kunit_suite file_exec_readahead_suite = {
 	.name = "file_exec_readahead",
-	.suite_init = file_exec_readahead_suite_init,
-	.suite_exit = file_exec_readahead_suite_exit,
 	.test_cases = file_exec_readahead_cases,
 };
 
