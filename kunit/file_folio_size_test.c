@@ -415,8 +415,39 @@ static void exec_default_reads_around_test(struct kunit *test)
 	KUNIT_EXPECT_GT(test, expect_exec_reads_like_data(test, mnt), 1);
 }
 
+/*
+ * Each size's file_enabled is a sysfs attribute like its neighbours: mode
+ * 0644 (root writes, everyone reads), and a show of one line ending in a
+ * newline.
+ */
+static void file_enabled_attribute_test(struct kunit *test)
+{
+	struct vfsmount *mnt = file_enabled_begin(test);
+	unsigned int order;
+
+	for (order = FILE_ORDER_MIN; order <= FILE_ORDER_MAX; order++) {
+		struct file *file = control_open(mnt, order, O_RDONLY);
+		char buf[SHOW_MAX];
+		loff_t pos = 0;
+		umode_t mode;
+		ssize_t len;
+
+		KUNIT_ASSERT_FALSE(test, IS_ERR(file));
+		mode = file_inode(file)->i_mode & 0777;
+		len = kernel_read(file, buf, sizeof(buf) - 1, &pos);
+		fput(file);
+		KUNIT_EXPECT_EQ_MSG(test, mode, 0644, "hugepages-%ukB",
+				    order_kb(order));
+		KUNIT_ASSERT_GT(test, len, 0);
+		KUNIT_EXPECT_EQ_MSG(test, buf[len - 1], '\n',
+				    "hugepages-%ukB: show without its newline",
+				    order_kb(order));
+	}
+}
+
 static struct kunit_case thp_file_enabled_cases[] = {
 	KUNIT_CASE(exec_default_reads_around_test),
+	KUNIT_CASE(file_enabled_attribute_test),
 	KUNIT_CASE_PARAM(file_enabled_transition_test,
 			 file_enabled_transition_gen_params),
 	KUNIT_CASE_PARAM(file_enabled_bad_input_test,
