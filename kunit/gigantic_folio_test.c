@@ -254,6 +254,25 @@ static const struct page_owner_record *owner_record(struct page_ext *page_ext)
 	return page_ext_data(page_ext, &page_owner_ops);
 }
 
+static void need_page_owner(struct kunit *test)
+{
+	if (!static_branch_unlikely(&page_owner_inited))
+		kunit_skip(test, "needs page_owner on (page_owner=on)");
+}
+
+/* A copy of a page's page_owner record. */
+static struct page_owner_record owner_record_of(struct kunit *test,
+						struct page *page)
+{
+	struct page_ext *page_ext = page_ext_get(page);
+	struct page_owner_record r;
+
+	KUNIT_ASSERT_NOT_NULL(test, page_ext);
+	r = *owner_record(page_ext);
+	page_ext_put(page_ext);
+	return r;
+}
+
 /*
  * Every page of [pfn, pfn + nr) has page 0's record of the allocation
  * (@freed false: by the case's task, never migrated) or of the free, by
@@ -306,18 +325,12 @@ static void expect_record_after_untouched(struct kunit *test,
 					  unsigned long pfn, u64 ts,
 					  bool freed)
 {
-	const struct page_owner_record *r;
-	struct page_ext *page_ext;
-	u64 when;
+	struct page_owner_record r;
 
 	KUNIT_ASSERT_TRUE_MSG(test, pfn_valid(pfn),
 			      "the case needs memory after the folio");
-	page_ext = page_ext_get(pfn_to_page(pfn));
-	KUNIT_ASSERT_NOT_NULL(test, page_ext);
-	r = owner_record(page_ext);
-	when = freed ? r->free_ts_nsec : r->ts_nsec;
-	page_ext_put(page_ext);
-	KUNIT_EXPECT_NE_MSG(test, when, ts,
+	r = owner_record_of(test, pfn_to_page(pfn));
+	KUNIT_EXPECT_NE_MSG(test, freed ? r.free_ts_nsec : r.ts_nsec, ts,
 			    "the page after the folio has the folio's record of the %s",
 			    freed ? "free" : "allocation");
 }
@@ -341,8 +354,7 @@ static void page_owner_records_test(struct kunit *test)
 	u64 ts;
 	int err;
 
-	if (!static_branch_unlikely(&page_owner_inited))
-		kunit_skip(test, "needs page_owner on (page_owner=on)");
+	need_page_owner(test);
 	hugetlb_test_need_size(test, o->desc, PAGE_SIZE << o->order);
 	kunit_info(test, "%s: %luM, %lu memory sections\n", o->desc,
 		   (PAGE_SIZE << o->order) >> 20, nr / PAGES_PER_SECTION);
@@ -374,16 +386,6 @@ static void page_owner_records_test(struct kunit *test)
 	expect_record_after_untouched(test, pfn + nr, ts, true);
 }
 
-static unsigned short owner_order_of(struct page *page)
-{
-	struct page_ext *page_ext = page_ext_get(page);
-	unsigned short order = page_ext ? owner_record(page_ext)->order : 0;
-
-	if (page_ext)
-		page_ext_put(page_ext);
-	return order;
-}
-
 /*
  * split_page_owner() gives the new order to the records of the block it
  * splits, 1 << old_order pages, and to no other: of an order-3
@@ -395,27 +397,15 @@ static void split_page_owner_test(struct kunit *test)
 	struct page *page;
 	unsigned int i;
 
-	if (!static_branch_unlikely(&page_owner_inited))
-		kunit_skip(test, "needs page_owner on (page_owner=on)");
+	need_page_owner(test);
 	page = alloc_pages(GFP_KERNEL, 3);
 	KUNIT_ASSERT_NOT_NULL(test, page);
 	split_page_owner(page, 2, 0);
 	for (i = 0; i < 8; i++)
-		KUNIT_EXPECT_EQ_MSG(test, owner_order_of(page + i), i < 4 ? 0 : 3,
-				    "page %u of the order-3 block", i);
+		KUNIT_EXPECT_EQ_MSG(test, owner_record_of(test, page + i).order,
+				    i < 4 ? 0 : 3, "page %u of the order-3 block",
+				    i);
 	__free_pages(page, 3);
-}
-
-static depot_stack_handle_t owner_handle_of(struct page *page)
-{
-	struct page_ext *page_ext = page_ext_get(page);
-	depot_stack_handle_t handle;
-
-	if (!page_ext)
-		return 0;
-	handle = owner_record(page_ext)->handle;
-	page_ext_put(page_ext);
-	return handle;
 }
 
 /*
@@ -429,8 +419,7 @@ static void folio_copy_owner_test(struct kunit *test)
 	depot_stack_handle_t old_handle, new_handle;
 	unsigned int i;
 
-	if (!static_branch_unlikely(&page_owner_inited))
-		kunit_skip(test, "needs page_owner on (page_owner=on)");
+	need_page_owner(test);
 	/* Two call sites: two allocation stacks. */
 	old = folio_alloc(GFP_KERNEL, 2);
 	KUNIT_ASSERT_NOT_NULL(test, old);
@@ -438,16 +427,18 @@ static void folio_copy_owner_test(struct kunit *test)
 	if (!new)
 		folio_put(old);
 	KUNIT_ASSERT_NOT_NULL(test, new);
-	old_handle = owner_handle_of(&old->page);
-	new_handle = owner_handle_of(&new->page);
+	old_handle = owner_record_of(test, &old->page).handle;
+	new_handle = owner_record_of(test, &new->page).handle;
 	KUNIT_EXPECT_NE_MSG(test, old_handle, new_handle,
 			    "the two allocations need stacks of their own");
 
 	folio_copy_owner(new, old);
 	for (i = 0; i < 4; i++) {
-		KUNIT_EXPECT_EQ_MSG(test, owner_handle_of(folio_page(new, i)),
+		KUNIT_EXPECT_EQ_MSG(test,
+				    owner_record_of(test, folio_page(new, i)).handle,
 				    old_handle, "page %u of the new folio", i);
-		KUNIT_EXPECT_EQ_MSG(test, owner_handle_of(folio_page(old, i)),
+		KUNIT_EXPECT_EQ_MSG(test,
+				    owner_record_of(test, folio_page(old, i)).handle,
 				    new_handle, "page %u of the old folio", i);
 	}
 	folio_put(old);

@@ -1084,26 +1084,33 @@ static void large_order_fallback_test(struct kunit *test)
 }
 
 /*
+ * A memory node the case does not run on, so that memory taken from the
+ * local node instead shows; skips where there is none.
+ */
+static int other_memory_node(struct kunit *test)
+{
+	int node;
+
+	for_each_node_state(node, N_MEMORY) {
+		if (node != numa_node_id())
+			return node;
+	}
+	kunit_skip(test, "needs a second memory node (CONFIG_NUMA and a two-node guest: the numa lane)");
+	return NUMA_NO_NODE;
+}
+
+/*
  * vmalloc on a given node: its large blocks come from that node too, as
  * its order-0 pages always have. Asks for the node the case does not run
  * on, so that a block taken from the local node shows.
  */
 static void large_order_node_test(struct kunit *test)
 {
+	int nid = numa_node_id(), other = other_memory_node(test), first_order;
 	struct page_events *ev = page_events_start(test);
-	int nid = numa_node_id(), other = NUMA_NO_NODE, node, first_order;
 	unsigned long size = 256 * PAGE_SIZE;
 	struct vm_struct *area;
 	unsigned int i;
-
-	for_each_node_state(node, N_MEMORY) {
-		if (node != nid) {
-			other = node;
-			break;
-		}
-	}
-	if (other == NUMA_NO_NODE)
-		kunit_skip(test, "needs a second memory node (CONFIG_NUMA and a two-node guest: the numa lane)");
 
 	area = kunit_vm_area(test, __vmalloc_node(size, 1, GFP_KERNEL, other,
 						  __builtin_return_address(0)));
@@ -1315,8 +1322,7 @@ static void page_array_maps_every_page_test(struct kunit *test)
 /*
  * An area asked for on a node has its page array on that node too, as its
  * pages are: a small array (from the slab) and one of more than a page of
- * pointers. The node is the one the case does not run on, so that an
- * array taken from the local node shows.
+ * pointers.
  */
 struct page_array_size {
 	const char *desc;
@@ -1333,18 +1339,9 @@ KUNIT_ARRAY_PARAM_DESC(page_array_size, page_array_sizes, desc);
 static void page_array_node_test(struct kunit *test)
 {
 	const struct page_array_size *a = test->param_value;
-	int nid = numa_node_id(), other = NUMA_NO_NODE, node;
+	int nid = numa_node_id(), other = other_memory_node(test);
 	const void *array;
 	struct vm_struct *area;
-
-	for_each_node_state(node, N_MEMORY) {
-		if (node != nid) {
-			other = node;
-			break;
-		}
-	}
-	if (other == NUMA_NO_NODE)
-		kunit_skip(test, "needs a second memory node (CONFIG_NUMA and a two-node guest: the numa lane)");
 
 	area = kunit_vm_area(test, __vmalloc_node(a->nr_pages * PAGE_SIZE, 1,
 						  GFP_KERNEL, other,

@@ -263,16 +263,22 @@ def order_for_builds(found: Sequence[mutate_gen.Mutation]
                                         m.line))
 
 
-def compile_object(tree: Tree, file: str, lane: str, cache: Path
-                   ) -> subprocess.CompletedProcess:
-    """Make the object of one .c file in the lane's build directory, as
-    kunit.py's make would."""
+def make_single(tree: Tree, target: str, lane: str, cache: Path
+                ) -> subprocess.CompletedProcess:
+    """Make one Kbuild single target (an object, a preprocessed source) in
+    the lane's build directory, as kunit.py's make would."""
     return subprocess.run(
         ['make', 'ARCH=arm64', f'O={kunit_run.build_dir_name(lane)}',
          f'CC=ccache {kunit_run.CROSS_COMPILE}gcc',
-         f'CROSS_COMPILE={kunit_run.CROSS_COMPILE}', file[:-2] + '.o'],
+         f'CROSS_COMPILE={kunit_run.CROSS_COMPILE}', target],
         cwd=tree.path, env=kunit_run.build_env(cache),
         capture_output=True, text=True)
+
+
+def compile_object(tree: Tree, file: str, lane: str, cache: Path
+                   ) -> subprocess.CompletedProcess:
+    """Make the object of one .c file in the lane's build directory."""
+    return make_single(tree, file[:-2] + '.o', lane, cache)
 
 
 def object_digest(tree: Tree, file: str, lane: str) -> str:
@@ -362,12 +368,7 @@ def preprocessed(tree: Tree, unit: str, lane: str, cache: Path) -> str:
     """The digest of a source's preprocessed text in the lane's build
     directory, or '' when it cannot be made."""
     target = unit[:-2] + '.i'
-    proc = subprocess.run(
-        ['make', 'ARCH=arm64', f'O={kunit_run.build_dir_name(lane)}',
-         f'CC=ccache {kunit_run.CROSS_COMPILE}gcc',
-         f'CROSS_COMPILE={kunit_run.CROSS_COMPILE}', target],
-        cwd=tree.path, env=kunit_run.build_env(cache),
-        capture_output=True, text=True)
+    proc = make_single(tree, target, lane, cache)
     out = tree.path / kunit_run.build_dir_name(lane) / target
     if proc.returncode or not out.exists():
         return ''
