@@ -133,14 +133,16 @@ def tool_command(action: str, build_dir: str, configs: Sequence[Path],
                  qemu_config: Path = project.QEMU_CONFIG,
                  kernel_args: Sequence[str] = ()) -> List[str]:
     """The tree's kunit.py for arm64 QEMU; "run" builds first (with the
-    config fragments, through ccache), "exec" only boots what is built."""
+    config fragments, through ccache), "exec" only boots what is built,
+    "build" only builds."""
     cmd = [sys.executable, 'tools/testing/kunit/kunit.py', action,
            '--arch=arm64', f'--cross_compile={CROSS_COMPILE}',
            f'--build_dir={build_dir}',
-           f'--qemu_config={qemu_config}',
-           f'--timeout={timeout}',
-           *[f'--kernel_args={a}' for a in kernel_args]]
-    if action == 'run':
+           f'--qemu_config={qemu_config}']
+    if action != 'build':
+        cmd += [f'--timeout={timeout}',
+                *[f'--kernel_args={a}' for a in kernel_args]]
+    if action in ('run', 'build'):
         cmd += [*[f'--kunitconfig={k}' for k in configs],
                 '--make_options', f'CC=ccache {CROSS_COMPILE}gcc',
                 f'--jobs={jobs}']

@@ -17,6 +17,7 @@ so narrowing can make a run faster, never a survivor out of a kill.
 """
 
 import os
+import subprocess
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -156,12 +157,25 @@ def _touch(tree: Path, files: Sequence[str]) -> None:
         os.utime(tree / f)
 
 
+def linked_since(tree: Path, build: Path, headers: Sequence[str]) -> bool:
+    """Whether the build directory's kernel was linked after each header
+    was last written. If not, the objects that include a header may hold
+    another text of it (a whole build of an earlier mutant, reset since),
+    and a narrowed build, the header's mtime kept, would keep them."""
+    image = build / 'vmlinux'
+    if not image.exists():
+        return False
+    linked = image.stat().st_mtime_ns
+    return all((tree / h).stat().st_mtime_ns <= linked for h in headers)
+
+
 @contextmanager
 def mutated(tree: Tree, mutant: Mutant, narrow: bool
             ) -> Iterator[Optional[List[str]]]:
     """The mutant applied for a build. Narrowed (when asked, and when the
     mutant changes headers only inside definitions header_users.py can
-    follow, in a build directory that has been built): the headers keep
+    follow, in a build directory whose kernel was linked after the headers
+    were last written): the headers keep
     their mtimes and only the sources using what changed are touched;
     those are yielded (None for a whole build). Either way the tree is
     back at patched afterwards, and those sources are touched again, so
@@ -170,7 +184,8 @@ def mutated(tree: Tree, mutant: Mutant, narrow: bool
     interruption leaves no mutated object passing for a patched one."""
     headers = _headers(mutant)
     build = tree.path / kunit_run.build_dir_name(mutant.lane)
-    narrow = narrow and bool(headers) and (build / '.config').exists()
+    narrow = narrow and bool(headers) and linked_since(tree.path, build,
+                                                       headers)
     times = {h: os.stat(tree.path / h) for h in headers} if narrow else {}
     sources: Optional[List[str]] = None
 
@@ -205,21 +220,49 @@ def run_one(tree: Tree, mutant: Mutant, cache: Path, narrow: bool = False
             ) -> Tuple[Dict[str, str], bool]:
     """Apply, build (narrowed when asked and possible), boot; each case's
     outcome with the log checks, and whether the build was narrowed."""
-    with mutated(tree, mutant, narrow) as sources:
-        how = (f' ({len(sources)} sources recompiled)'
-               if sources is not None else '')
-        print(f'mutant {mutant.name}: building and running lane '
-              f'{mutant.lane}{how}', flush=True)
-        final = kunit_run.execute(
-            tree, f'mutant {mutant.name}',
-            f'mutant-{mutant.name}' + ('' if mutant.lane in ('main', 'ptc')
-                                       else f'-{mutant.lane}'),
-            command(mutant, os.cpu_count() or 1), cache,
-            kunit_run.build_dir_name(mutant.lane), boot_s=BOOT_S,
-            stall_s=STALL_S)
+    whole = False
+    try:
+        with mutated(tree, mutant, narrow) as sources:
+            whole = sources is None
+            how = (f' ({len(sources)} sources recompiled)'
+                   if sources is not None else '')
+            print(f'mutant {mutant.name}: building and running lane '
+                  f'{mutant.lane}{how}', flush=True)
+            final = kunit_run.execute(
+                tree, f'mutant {mutant.name}',
+                f'mutant-{mutant.name}' + (
+                    '' if mutant.lane in ('main', 'ptc')
+                    else f'-{mutant.lane}'),
+                command(mutant, os.cpu_count() or 1), cache,
+                kunit_run.build_dir_name(mutant.lane), boot_s=BOOT_S,
+                stall_s=STALL_S)
+    finally:
+        if whole and _headers(mutant):
+            compile_back(tree, mutant, cache)
     outcomes, _ = kunit_run.outcomes_of(
         final, tree.path, kunit_run.build_dir_name(mutant.lane))
-    return outcomes, sources is not None
+    return outcomes, not whole
+
+
+def compile_back(tree: Tree, mutant: Mutant, cache: Path) -> None:
+    """After a whole build of a header mutant, every object that includes
+    the header holds the mutated text, and the header, reset, is newer
+    than all of them: the next header mutant's narrowed build would
+    recompile them all, with its own change, as cold as a whole build.
+    Built again from the patched text (ccache has those objects), they
+    leave the next narrowed build its few sources."""
+    lane = kunit_run.LANES[mutant.lane]
+    print(f'mutant {mutant.name}: compiling the patched header\'s '
+          'includers back', flush=True)
+    cmd = kunit_run.tool_command('build', kunit_run.build_dir_name(
+        mutant.lane), lane.configs, os.cpu_count() or 1,
+        qemu_config=lane.qemu_config)
+    proc = subprocess.run(cmd, cwd=tree.path, capture_output=True,
+                          text=True, env=kunit_run.build_env(cache))
+    if proc.returncode:
+        raise SeriesError(f'mutant {mutant.name}: the patched tree does '
+                          'not build again after it: '
+                          + kunit_run.first_error(proc.stdout + proc.stderr))
 
 
 def outcomes_narrowed_first(tree: Tree, mutant: Mutant, cache: Path,

@@ -177,6 +177,7 @@ class NarrowedBuildTest(unittest.TestCase):
             cmd.parent.mkdir(parents=True, exist_ok=True)
             cmd.write_text('')
         (self.repo / '.kunit-main' / '.config').write_text('')
+        (self.repo / '.kunit-main' / 'vmlinux').write_text('')
         for f in ('include/p.h', 'mm/a.c', 'mm/b.c', 'mm/c.c'):
             os.utime(self.repo / f, (self.OLD, self.OLD))
         patches = tmp / 'mutants'
@@ -218,7 +219,16 @@ class NarrowedBuildTest(unittest.TestCase):
         self.assertGreater(self.mtime('include/p.h'), self.OLD)
 
     def test_an_unbuilt_lane_is_built_whole(self) -> None:
-        (self.repo / '.kunit-main' / '.config').unlink()
+        (self.repo / '.kunit-main' / 'vmlinux').unlink()
+        with mutants.mutated(Tree('mutant', self.repo), self.mutant,
+                             narrow=True) as sources:
+            self.assertIsNone(sources)
+
+    def test_a_header_newer_than_the_kernel_is_built_whole(self) -> None:
+        # As after a whole build of a mutant of it, reset since: objects
+        # that include it may hold the mutated text.
+        os.utime(self.repo / '.kunit-main' / 'vmlinux',
+                 (self.OLD - 1, self.OLD - 1))
         with mutants.mutated(Tree('mutant', self.repo), self.mutant,
                              narrow=True) as sources:
             self.assertIsNone(sources)
@@ -239,6 +249,41 @@ class NarrowedBuildTest(unittest.TestCase):
             mutants.outcomes_narrowed_first(tree, self.mutant, Path('/c'),
                                             killed)
         self.assertEqual(run.call_count, 1)
+
+    def run_one(self, narrow: bool) -> int:
+        """How many times run_one compiles the header mutant's includers
+        back, execute() mocked."""
+        with mock.patch.object(mutants.kunit_run, 'execute',
+                               return_value=Path('/nowhere')), \
+                mock.patch.object(mutants.kunit_run, 'outcomes_of',
+                                  return_value=({'s.t': 'pass'}, [])), \
+                mock.patch.object(mutants, 'compile_back') as back:
+            mutants.run_one(Tree('mutant', self.repo), self.mutant,
+                            Path('/c'), narrow=narrow)
+        return back.call_count
+
+    def test_a_whole_build_of_a_header_mutant_is_compiled_back(
+            self) -> None:
+        self.assertEqual(self.run_one(narrow=False), 1)
+
+    def test_a_failed_whole_build_is_compiled_back_too(self) -> None:
+        with mock.patch.object(mutants, 'compile_back') as back, \
+                mock.patch.object(mutants.kunit_run, 'execute',
+                                  side_effect=SeriesError('failed')), \
+                self.assertRaises(SeriesError):
+            mutants.run_one(Tree('mutant', self.repo), self.mutant,
+                            Path('/c'))
+        self.assertEqual(back.call_count, 1)
+
+    def test_a_narrowed_build_needs_no_compiling_back(self) -> None:
+        self.assertEqual(self.run_one(narrow=True), 0)
+
+    def test_the_build_command_builds_only(self) -> None:
+        cmd = mutants.kunit_run.tool_command('build', '.kunit-main', [], 2)
+        self.assertEqual(cmd[2], 'build')
+        self.assertFalse([a for a in cmd if a.startswith(('--timeout',
+                                                          '--kernel_args'))])
+        self.assertIn('--jobs=2', cmd)
 
 
 if __name__ == '__main__':
