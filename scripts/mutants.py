@@ -18,6 +18,7 @@ so narrowing can make a run faster, never a survivor out of a kill.
 
 import os
 import subprocess
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -157,6 +158,20 @@ def _touch(tree: Path, files: Sequence[str]) -> None:
         os.utime(tree / f)
 
 
+def compiled_since(tree: Path, build: Path, start_ns: int) -> List[str]:
+    """The sources (relative to the tree) of the objects the build
+    directory got since start_ns."""
+    found: List[str] = []
+    for obj in build.rglob('*.o'):
+        if obj.stat().st_mtime_ns < start_ns:
+            continue
+        rel = obj.relative_to(build).with_suffix('')
+        found += [str(src) for src in (rel.with_suffix('.c'),
+                                       rel.with_suffix('.S'))
+                  if (tree / src).exists()]
+    return found
+
+
 def linked_since(tree: Path, build: Path, headers: Sequence[str]) -> bool:
     """Whether the build directory's kernel was linked after each header
     was last written. If not, the objects that include a header may hold
@@ -179,11 +194,13 @@ def mutated(tree: Tree, mutant: Mutant, narrow: bool
     their mtimes and only the sources using what changed are touched;
     those are yielded (None for a whole build). Either way the tree is
     back at patched afterwards, and those sources are touched again, so
-    that the next build recompiles them as they were. The headers get
+    that the next build recompiles them as they were, with any other
+    source whose object make rebuilt meanwhile. The headers get
     their old mtimes back only after the sources are touched, so an
     interruption leaves no mutated object passing for a patched one."""
     headers = _headers(mutant)
     build = tree.path / kunit_run.build_dir_name(mutant.lane)
+    start = time.time_ns()
     narrow = narrow and bool(headers) and linked_since(tree.path, build,
                                                        headers)
     times = {h: os.stat(tree.path / h) for h in headers} if narrow else {}
@@ -192,7 +209,10 @@ def mutated(tree: Tree, mutant: Mutant, narrow: bool
     def back_in_time() -> None:
         if sources is None:
             return
-        _touch(tree.path, sources)
+        # Make may have recompiled more than the users (an object older
+        # than another header): each was compiled from the mutated text.
+        _touch(tree.path, sorted(set(sources) | set(
+            compiled_since(tree.path, build, start))))
         for h, st in times.items():
             os.utime(tree.path / h, ns=(st.st_atime_ns, st.st_mtime_ns))
 

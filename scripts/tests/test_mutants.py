@@ -210,6 +210,19 @@ class NarrowedBuildTest(unittest.TestCase):
         self.assertGreater(self.mtime('mm/b.c'), self.OLD)
         self.assertEqual(self.mtime('mm/c.c'), self.OLD)
 
+    def test_every_object_the_narrowed_build_wrote_is_rebuilt_next(
+            self) -> None:
+        # mm/c.c does not use the header's change, but make rebuilt its
+        # object too (it was older than another header): it holds the
+        # mutated text, so the next build must compile it again.
+        obj = self.repo / '.kunit-main' / 'mm' / 'c.o'
+        with mutants.mutated(Tree('mutant', self.repo), self.mutant,
+                             narrow=True) as sources:
+            self.assertEqual(sources, ['mm/a.c', 'mm/b.c'])
+            obj.write_text('')
+        self.assertGreater(self.mtime('mm/c.c'), self.OLD)
+        self.assertEqual(self.mtime('include/p.h'), self.OLD)
+
     def test_a_whole_build_leaves_the_header_newer(self) -> None:
         with mutants.mutated(Tree('mutant', self.repo), self.mutant,
                              narrow=False) as sources:
