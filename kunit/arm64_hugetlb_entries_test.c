@@ -710,6 +710,54 @@ static void page_table_check_block_test(struct kunit *test)
 	expect_ptc_records(test, f, 0);
 }
 
+/* The next block of the case: the fixture's block mapped again after it. */
+struct next_block {
+	struct entry_fixture *f;
+	unsigned long addr;
+	pte_t *ptep;
+};
+
+static void next_block_clear(void *data)
+{
+	struct next_block *n = data;
+
+	huge_ptep_get_and_clear(n->f->mm, n->addr, n->ptep, n->f->s->size);
+}
+
+/*
+ * Writing a block checks the entries it replaces, and those only: with the
+ * next block of the page table mapping the same pages (a second mapping
+ * of the folio, as a shared file has), the block written again over
+ * itself leaves the next block's accounting alone. A check of one entry
+ * past the block would unaccount the next block's first entry.
+ */
+static void page_table_check_next_block_test(struct kunit *test)
+{
+	const struct entry_size *s = test->param_value;
+	struct next_block *n;
+	struct entry_fixture *f;
+
+	if (static_branch_likely(&page_table_check_disabled))
+		kunit_skip(test, "needs page_table_check on (page_table_check=on)");
+	f = entry_fixture_create(test, s, true);
+	n = kunit_kzalloc(test, sizeof(*n), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, n);
+	n->f = f;
+	n->addr = f->addr + s->size;
+	f->vma->vm_end = n->addr + s->size;
+	/* FIXTURE_ADDR is PUD aligned: both blocks share the fixture's tables. */
+	n->ptep = huge_pte_alloc(f->mm, f->vma, n->addr, s->size);
+	KUNIT_ASSERT_NOT_NULL(test, n->ptep);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, next_block_clear,
+							n), 0);
+
+	set_huge_pte_at(f->mm, n->addr, n->ptep, present_entry(f), s->size);
+	set_huge_pte_at(f->mm, f->addr, f->ptep, present_entry(f), s->size);
+	expect_ptc_records(test, f, 2);
+	set_huge_pte_at(f->mm, f->addr, f->ptep, present_entry(f), s->size);
+	expect_ptc_records(test, f, 2);
+}
+
 static int ptc_file_map_count(struct page *page)
 {
 	struct page_ext *page_ext = page_ext_get(page);
@@ -768,6 +816,60 @@ static void page_table_check_block_test(struct kunit *test)
 {
 	kunit_skip(test, "needs CONFIG_PAGE_TABLE_CHECK");
 }
+
+static void page_table_check_next_block_test(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_PAGE_TABLE_CHECK");
+}
+#endif
+
+#if defined(CONFIG_PAGE_EXTENSION) && defined(for_each_page_ext)
+static void free_pages_order_4(void *data)
+{
+	__free_pages(data, 4);
+}
+
+/*
+ * page_ext_iter_get() is the record the iteration is at: at each page of a
+ * block, the one for_each_page_ext() gave, which is the one a lookup of
+ * the page finds.
+ */
+static void page_ext_iter_get_test(struct kunit *test)
+{
+	unsigned long i = 0, not_current = 0, not_found = 0;
+	struct page_ext_iter iter;
+	struct page_ext *page_ext;
+	struct page *pages;
+
+	pages = alloc_pages(GFP_KERNEL, 4);
+	KUNIT_ASSERT_NOT_NULL(test, pages);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+			free_pages_order_4, pages), 0);
+	page_ext = page_ext_get(pages);
+	if (!page_ext)
+		kunit_skip(test, "needs page extensions in use (page_table_check=on)");
+	page_ext_put(page_ext);
+
+	rcu_read_lock();
+	for_each_page_ext(pages, 1 << 4, page_ext, iter) {
+		struct page_ext *found = page_ext_get(pages + i);
+
+		not_current += page_ext_iter_get(&iter) != page_ext;
+		not_found += found != page_ext;
+		page_ext_put(found);
+		i++;
+	}
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, i, 16UL);
+	KUNIT_EXPECT_EQ_MSG(test, not_current, 0,
+			    "page_ext_iter_get() is not the iteration's record");
+	KUNIT_EXPECT_EQ(test, not_found, 0);
+}
+#else
+static void page_ext_iter_get_test(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_PAGE_EXTENSION and for_each_page_ext() (0005)");
+}
 #endif
 
 #if defined(CONFIG_PAGE_TABLE_CHECK) && defined(CONFIG_TRANSPARENT_HUGEPAGE)
@@ -793,8 +895,41 @@ static void thp_pmd_page_table_check_test(struct kunit *test)
 			f->pfn);
 	expect_ptc_records(test, f, 0);
 }
+
+/*
+ * pmdp_invalidate() rewrites one PMD through pmdp_establish(), which
+ * page_table_check checks as a single entry: with the next PMD mapping the
+ * same pages, invalidating the first unaccounts its pages once and leaves
+ * the next PMD's accounting alone.
+ */
+static void thp_pmd_invalidate_page_table_check_test(struct kunit *test)
+{
+	struct entry_fixture *f = entry_fixture_create(test, &entry_sizes[1],
+						       true);
+	pmd_t pmd = pmd_mkhuge(pfn_pmd(f->pfn, f->vma->vm_page_prot));
+	pmd_t *pmdp = (pmd_t *)f->ptep;
+	unsigned long next = f->addr + PMD_SIZE;
+
+	if (static_branch_likely(&page_table_check_disabled))
+		kunit_skip(test, "needs page_table_check on (page_table_check=on)");
+	/* FIXTURE_ADDR is PUD aligned: the next PMD is in the same table. */
+	f->vma->vm_end = next + PMD_SIZE;
+	set_pmd_at(f->mm, next, pmdp + 1, pmd);
+	set_pmd_at(f->mm, f->addr, pmdp, pmd);
+	expect_ptc_records(test, f, 2);
+	pmdp_invalidate(f->vma, f->addr, pmdp);
+	expect_ptc_records(test, f, 1);
+	pmdp_huge_get_and_clear(f->mm, f->addr, pmdp);
+	pmdp_huge_get_and_clear(f->mm, next, pmdp + 1);
+	expect_ptc_records(test, f, 0);
+}
 #else
 static void thp_pmd_page_table_check_test(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_PAGE_TABLE_CHECK and CONFIG_TRANSPARENT_HUGEPAGE");
+}
+
+static void thp_pmd_invalidate_page_table_check_test(struct kunit *test)
 {
 	kunit_skip(test, "needs CONFIG_PAGE_TABLE_CHECK and CONFIG_TRANSPARENT_HUGEPAGE");
 }
@@ -824,8 +959,12 @@ static struct kunit_case arm64_hugetlb_entries_cases[] = {
 	KUNIT_CASE_PARAM(page_table_check_across_sections_test,
 			 section_size_gen_params),
 	KUNIT_CASE_PARAM(page_table_check_block_test, entry_size_gen_params),
+	KUNIT_CASE_PARAM(page_table_check_next_block_test,
+			 entry_size_gen_params),
 	KUNIT_CASE(page_table_check_free_test),
+	KUNIT_CASE(page_ext_iter_get_test),
 	KUNIT_CASE(thp_pmd_page_table_check_test),
+	KUNIT_CASE(thp_pmd_invalidate_page_table_check_test),
 	{}
 };
 

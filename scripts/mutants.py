@@ -129,10 +129,14 @@ def reset(path: Path) -> None:
     trees.git(path, 'reset', '-q', '--hard', 'patched')
 
 
+class NotApplied(SeriesError):
+    """A mutant's patch does not apply: nothing was built or judged."""
+
+
 def apply(tree: Tree, mutant: Mutant) -> None:
     proc = project.git(tree.path, 'apply', str(mutant.patch), check=False)
     if proc.returncode:
-        raise SeriesError(f'mutant {mutant.name} does not apply to the '
+        raise NotApplied(f'mutant {mutant.name} does not apply to the '
                           'patched tree: '
                           + project.last_line(proc.stderr, 'git apply failed'))
 

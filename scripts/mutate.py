@@ -431,7 +431,7 @@ def judge(tree: Tree, patch: str, index: int, m: mutate_gen.Mutation,
     file = out / f'{index:03d}.patch'
     text = project.git(tree.path, 'show', f'patched:{m.file}').stdout
     file.write_text(f'{patch} {m.file}:{m.line} {m.operator}: {m.what}\n\n'
-                    + mutate_gen.as_patch(m, text.split('\n')))
+                    + mutate_gen.as_patch(m, mutate_gen.lines_of(text)))
     mutant = mutants.Mutant(f'{patch}-{index:03d}', target.lane,
                             tuple(f'{s}.*' for s in target.suites), file)
     if m.file.endswith('.h'):
@@ -454,7 +454,9 @@ def judge(tree: Tree, patch: str, index: int, m: mutate_gen.Mutation,
             tree, mutant, cache,
             lambda got: bool(mutants.killed_by(mutant, got, expected)))
     except SeriesError as e:
-        built = not re.search(r': (?:fatal )?error: ', str(e))
+        # A patch that does not apply says "error:" too, but was not built.
+        built = isinstance(e, mutants.NotApplied) or not re.search(
+            r': (?:fatal )?error: ', str(e))
         return Result(patch, m, NOT_JUDGED if built else NO_BUILD,
                       detail=str(e))
     kills = mutants.killed_by(mutant, outcomes, expected)

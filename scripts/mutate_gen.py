@@ -329,10 +329,20 @@ def sample(found: Sequence[Mutation], size: int, seed: int
                                          m.mutated))
 
 
+def lines_of(text: str) -> List[str]:
+    """A file's lines as as_patch() takes them: without the empty string
+    that split('\n') leaves after the final newline, which a patch would
+    carry as a context line the file does not have."""
+    lines = text.split('\n')
+    if text.endswith('\n'):
+        lines.pop()
+    return lines
+
+
 def as_patch(mutation: Mutation, lines: Sequence[str],
              context: int = 3) -> str:
     """A patch git apply takes: the mutant's line changed in a file whose
-    text is lines."""
+    lines are lines (lines_of() of its text)."""
     i = mutation.line - 1
     if lines[i] != mutation.original:
         raise ValueError(f'{mutation.file}:{mutation.line} is not the line '

@@ -315,6 +315,26 @@ class JudgeHeaderTest(unittest.TestCase):
         # give it a new mtime, and the narrowed build would rebuild all.
         apply.assert_not_called()
 
+    def test_a_patch_that_does_not_apply_is_not_judged(self) -> None:
+        # git apply's own message says "error:", as a compiler's does.
+        results = Path(tempfile.mkdtemp())
+        self.enterContext(mock.patch.object(project, 'RESULTS', results))
+        self.enterContext(mock.patch.object(
+            mutate.project, 'git',
+            return_value=mock.Mock(stdout='\tif (a < b)\nb\n')))
+        self.enterContext(mock.patch.object(
+            mutate, 'header_precheck', return_value=('', '')))
+        self.enterContext(mock.patch.object(
+            mutate.mutants, 'outcomes_narrowed_first',
+            side_effect=mutate.mutants.NotApplied(
+                'mutant 0008-009 does not apply to the patched tree: '
+                'error: include/linux/a.h: patch does not apply')))
+        got = mutate.judge(Tree('mutant', Path('/x')), '0008', 9,
+                           mutation('include/linux/a.h', 1),
+                           mutate.Target('0008', 'ptc', ('s',)), Path('/c'),
+                           't1', {})
+        self.assertEqual(got.verdict, mutate.NOT_JUDGED)
+
 
 class KeptVerdictsTest(unittest.TestCase):
     TARGET = mutate.Target('0018', 'ptc', ('vmalloc_bulk_free',))

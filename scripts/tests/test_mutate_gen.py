@@ -183,6 +183,23 @@ class PatchTest(unittest.TestCase):
                 self.assertEqual(changed, [m.line - 1])
                 (repo / 'mm' / 'x.c').write_text('\n'.join(FILE))
 
+    def test_a_mutant_near_the_end_of_a_file_applies(self) -> None:
+        # The file ends in a newline; the mutant's trailing context reaches
+        # past its last line.
+        text = '#define one(x) f(x, 1)\n\n#endif\n'
+        m = mutate_gen.Mutation('x.h', 1, 'const', '#define one(x) f(x, 1)',
+                                '#define one(x) f(x, 2)', '`1` to `2`')
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = Path(tmp)
+            (repo / 'x.h').write_text(text)
+            subprocess.run(['git', 'init', '-q', str(repo)], check=True)
+            (repo / 'm.patch').write_text(
+                mutate_gen.as_patch(m, mutate_gen.lines_of(text)))
+            subprocess.run(['git', 'apply', 'm.patch'], cwd=repo,
+                           check=True, capture_output=True)
+            self.assertEqual((repo / 'x.h').read_text(),
+                             text.replace('1)', '2)'))
+
     def test_a_stale_line_is_refused(self) -> None:
         m = mutate_gen.mutations('mm/x.c', FILE, [7])[0]
         moved = ['/* new */'] + FILE
