@@ -314,9 +314,12 @@ class Verdict:
         return bool(self.kills) and not self.error
 
 
-def judge(tree: Tree, mutant: Mutant, cache: Path) -> Verdict:
-    """One mutant's verdict; a build or boot failure is not a kill."""
-    expected = manifest.load(project.MANIFEST)
+def judge(tree: Tree, mutant: Mutant, cache: Path,
+          expected: Optional[Dict[str, manifest.Expectation]] = None) -> Verdict:
+    """One mutant's verdict; a build or boot failure is not a kill. The
+    manifest is the one the trees were prepared with (read once per run)."""
+    if expected is None:
+        expected = manifest.load(project.MANIFEST)
     try:
         outcomes = outcomes_narrowed_first(
             tree, mutant, cache,
@@ -364,9 +367,10 @@ def run(cache: Path, names: Sequence[str] = (),
     if lane:
         chosen = on_granule(chosen, lane)
     tree = worktree(cache)
+    expected = manifest.load(project.MANIFEST)
     verdicts = []
     for mutant in chosen:
-        verdicts.append(judge(tree, mutant, cache))
+        verdicts.append(judge(tree, mutant, cache, expected))
         v = verdicts[-1]
         print(f'mutant {mutant.name}: '
               + ('killed by ' + ', '.join(v.kills[:3]) if v.killed else

@@ -422,7 +422,11 @@ def header_precheck(tree: Tree, m: mutate_gen.Mutation,
 
 def judge(tree: Tree, patch: str, index: int, m: mutate_gen.Mutation,
           target: Target, cache: Path, tree_id: str,
-          equivalents: Dict[Tuple[str, str, str, str], str]) -> Result:
+          equivalents: Dict[Tuple[str, str, str, str], str],
+          expected: Optional[Dict[str, manifest.Expectation]] = None) -> Result:
+    """One mutant's verdict; expected is the manifest the trees were
+    prepared with (read once per run: one edited while a run goes on
+    names cases its kernels do not have, which would count as kills)."""
     why = equivalents.get(equivalent_key(patch, m))
     if why:
         return Result(patch, m, EQUIVALENT, detail=why)
@@ -448,7 +452,8 @@ def judge(tree: Tree, patch: str, index: int, m: mutate_gen.Mutation,
             mutants.reset(tree.path)
     if verdict:
         return Result(patch, m, verdict, detail=said)
-    expected = manifest.load(project.MANIFEST)
+    if expected is None:
+        expected = manifest.load(project.MANIFEST)
     try:
         outcomes = mutants.outcomes_narrowed_first(
             tree, mutant, cache,
@@ -509,7 +514,8 @@ class PatchRun:
 
 def judge_patch(tree: Tree, cache: Path, patch: str, target: Target,
                 chosen: Sequence[mutate_gen.Mutation], tree_id: str,
-                equivalents: Dict[Tuple[str, str, str, str], str]
+                equivalents: Dict[Tuple[str, str, str, str], str],
+                expected: Optional[Dict[str, manifest.Expectation]] = None
                 ) -> List[Result]:
     """Each chosen mutant's verdict, kept as it is reached
     (build/mutate/<patch>/verdicts/), so that a run cut short goes on
@@ -530,7 +536,7 @@ def judge_patch(tree: Tree, cache: Path, patch: str, target: Target,
         else:
             start = time.monotonic()
             r = judge(tree, patch, i, m, target, cache, tree_id,
-                      equivalents)
+                      equivalents, expected)
             r = replace(r, seconds=round(time.monotonic() - start, 1))
             if r.verdict != NOT_JUDGED:
                 tmp = path.with_suffix('.tmp')
@@ -621,6 +627,7 @@ def run(cache: Path, patches: Sequence[str], size: int, seed: int) -> int:
              for p in project.PATCHES.glob('0*.patch')}
     equivalents = load_equivalents()
     explained = load_equivalents(EXPLAINED)
+    expected = manifest.load(project.MANIFEST)
     tree_id = project.git(repo, 'rev-parse', 'patched^{tree}').stdout.strip()
     tree = mutants.worktree(cache)
     survived = 0
@@ -631,7 +638,7 @@ def run(cache: Path, patches: Sequence[str], size: int, seed: int) -> int:
         print(f'patch {patch}: {lines_added} lines, {len(found)} mutants, '
               f'trying {len(chosen)}', flush=True)
         results = judge_patch(tree, cache, patch, targets[patch], chosen,
-                              tree_id, equivalents)
+                              tree_id, equivalents, expected)
         survived += unexplained(results, explained)
         done = PatchRun(patch, lines_added, len(found), size, seed,
                         tuple(results))

@@ -335,6 +335,27 @@ class JudgeHeaderTest(unittest.TestCase):
                            't1', {})
         self.assertEqual(got.verdict, mutate.NOT_JUDGED)
 
+    def test_the_run_s_manifest_judges_not_the_file(self) -> None:
+        # A case added to kunit/manifest.tsv while the run goes on is not
+        # in the kernels the run built: it must not count as a kill.
+        results = Path(tempfile.mkdtemp())
+        self.enterContext(mock.patch.object(project, 'RESULTS', results))
+        self.enterContext(mock.patch.object(
+            mutate.project, 'git',
+            return_value=mock.Mock(stdout='\tif (a < b)\nb\n')))
+        self.enterContext(mock.patch.object(
+            mutate, 'header_precheck', return_value=('', '')))
+        self.enterContext(mock.patch.object(
+            mutate.mutants, 'outcomes_narrowed_first',
+            return_value={'s.old': 'pass'}))
+        load = self.enterContext(mock.patch.object(mutate.manifest, 'load'))
+        got = mutate.judge(Tree('mutant', Path('/x')), '0008', 1,
+                           mutation('include/linux/a.h', 1),
+                           mutate.Target('0008', 'ptc', ('s',)), Path('/c'),
+                           't1', {}, expected={})
+        self.assertEqual(got.verdict, mutate.SURVIVED)
+        load.assert_not_called()
+
 
 class KeptVerdictsTest(unittest.TestCase):
     TARGET = mutate.Target('0018', 'ptc', ('vmalloc_bulk_free',))
@@ -350,7 +371,8 @@ class KeptVerdictsTest(unittest.TestCase):
 
     def judge_patch(self, verdicts: list, tree_id: str = 't1',
                     equivalents: dict = {}) -> list:
-        def judge(tree, patch, i, m, target, cache, tid, eq):  # noqa: ANN001
+        def judge(tree, patch, i, m, target, cache, tid, eq,  # noqa: ANN001
+                  expected=None):  # noqa: ANN001
             return mutate.Result(patch, m, verdicts.pop(0))
         with mock.patch.object(mutate, 'judge', side_effect=judge) as j:
             got = mutate.judge_patch(Tree('mutant', Path('/x')), Path('/c'),
