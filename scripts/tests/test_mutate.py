@@ -356,6 +356,22 @@ class JudgeHeaderTest(unittest.TestCase):
         self.assertEqual(got.verdict, mutate.SURVIVED)
         load.assert_not_called()
 
+    def test_a_kernel_that_reported_no_case_is_not_a_kill(self) -> None:
+        results = Path(tempfile.mkdtemp())
+        self.enterContext(mock.patch.object(project, 'RESULTS', results))
+        self.enterContext(mock.patch.object(
+            mutate.project, 'git',
+            return_value=mock.Mock(stdout='\tif (a < b)\nb\n')))
+        self.enterContext(mock.patch.object(
+            mutate, 'header_precheck', return_value=('', '')))
+        self.enterContext(mock.patch.object(
+            mutate.mutants, 'outcomes_narrowed_first', return_value={}))
+        got = mutate.judge(Tree('mutant', Path('/x')), '0009', 4,
+                           mutation('include/linux/a.h', 1),
+                           mutate.Target('0009', 'ptc', ('s',)), Path('/c'),
+                           't1', {}, expected={})
+        self.assertEqual(got.verdict, mutate.NOT_JUDGED)
+
 
 class KeptVerdictsTest(unittest.TestCase):
     TARGET = mutate.Target('0018', 'ptc', ('vmalloc_bulk_free',))
