@@ -265,6 +265,12 @@ def run_one(tree: Tree, mutant: Mutant, cache: Path, narrow: bool = False
             compile_back(tree, mutant, cache)
     outcomes, _ = kunit_run.outcomes_of(
         final, tree.path, kunit_run.build_dir_name(mutant.lane))
+    if not outcomes:
+        # The kernel did not boot to its suites (0009-004's whole build
+        # ran 0.2 s): that says nothing of them, and every named case
+        # "never reported" would count as a kill.
+        raise SeriesError(f'mutant {mutant.name}: the kernel reported no '
+                          'case')
     return outcomes, not whole
 
 

@@ -288,6 +288,16 @@ class NarrowedBuildTest(unittest.TestCase):
                             Path('/c'))
         self.assertEqual(back.call_count, 1)
 
+    def test_a_kernel_that_reported_no_case_judges_nothing(self) -> None:
+        # Every named case would otherwise count as never reported.
+        with mock.patch.object(mutants.kunit_run, 'execute',
+                               return_value=Path('/nowhere')), \
+                mock.patch.object(mutants.kunit_run, 'outcomes_of',
+                                  return_value=({}, [])), \
+                self.assertRaisesRegex(SeriesError, 'reported no case'):
+            mutants.run_one(Tree('mutant', self.repo), self.mutant,
+                            Path('/c'), narrow=True)
+
     def test_a_narrowed_build_needs_no_compiling_back(self) -> None:
         self.assertEqual(self.run_one(narrow=True), 0)
 

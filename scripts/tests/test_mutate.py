@@ -7,6 +7,7 @@ from unittest import mock
 
 import mutate
 import project
+from project import SeriesError
 from trees import Tree
 
 BEFORE = '''static int f(int a, int b)
@@ -296,20 +297,34 @@ class HeaderPrecheckTest(unittest.TestCase):
 
 
 class JudgeHeaderTest(unittest.TestCase):
-    def test_a_header_mutant_is_only_applied_by_its_precheck(self) -> None:
+    """mutate.judge() of a header mutant, its precheck and its build
+    mocked."""
+
+    def setUp(self) -> None:
         results = Path(tempfile.mkdtemp())
         self.enterContext(mock.patch.object(project, 'RESULTS', results))
         self.enterContext(mock.patch.object(
             mutate.project, 'git',
             return_value=mock.Mock(stdout='\tif (a < b)\nb\n')))
-        apply = self.enterContext(mock.patch.object(mutate.mutants, 'apply'))
+
+    def judge(self, precheck: tuple = ('', ''), built: object = None,
+              **kwargs: object) -> 'mutate.Result':
+        """The verdict when the precheck says precheck and the narrowed
+        build gives built (outcomes, or an exception it raises)."""
         self.enterContext(mock.patch.object(
-            mutate, 'header_precheck',
-            return_value=(mutate.SAME_OBJECT, 'compiled out')))
-        got = mutate.judge(Tree('mutant', Path('/x')), '0021', 1,
-                           mutation('include/linux/a.h', 1),
-                           mutate.Target('0021', 'main', ('s',)), Path('/c'),
-                           't1', {})
+            mutate, 'header_precheck', return_value=precheck))
+        self.enterContext(mock.patch.object(
+            mutate.mutants, 'outcomes_narrowed_first',
+            **({'side_effect': built} if isinstance(built, Exception)
+               else {'return_value': built})))
+        return mutate.judge(Tree('mutant', Path('/x')), '0008', 1,
+                            mutation('include/linux/a.h', 1),
+                            mutate.Target('0008', 'ptc', ('s',)),
+                            Path('/c'), 't1', {}, **kwargs)
+
+    def test_a_header_mutant_is_only_applied_by_its_precheck(self) -> None:
+        apply = self.enterContext(mock.patch.object(mutate.mutants, 'apply'))
+        got = self.judge((mutate.SAME_OBJECT, 'compiled out'))
         self.assertEqual(got.verdict, mutate.SAME_OBJECT)
         # Applying and resetting the header outside the precheck would
         # give it a new mtime, and the narrowed build would rebuild all.
@@ -317,59 +332,22 @@ class JudgeHeaderTest(unittest.TestCase):
 
     def test_a_patch_that_does_not_apply_is_not_judged(self) -> None:
         # git apply's own message says "error:", as a compiler's does.
-        results = Path(tempfile.mkdtemp())
-        self.enterContext(mock.patch.object(project, 'RESULTS', results))
-        self.enterContext(mock.patch.object(
-            mutate.project, 'git',
-            return_value=mock.Mock(stdout='\tif (a < b)\nb\n')))
-        self.enterContext(mock.patch.object(
-            mutate, 'header_precheck', return_value=('', '')))
-        self.enterContext(mock.patch.object(
-            mutate.mutants, 'outcomes_narrowed_first',
-            side_effect=mutate.mutants.NotApplied(
-                'mutant 0008-009 does not apply to the patched tree: '
-                'error: include/linux/a.h: patch does not apply')))
-        got = mutate.judge(Tree('mutant', Path('/x')), '0008', 9,
-                           mutation('include/linux/a.h', 1),
-                           mutate.Target('0008', 'ptc', ('s',)), Path('/c'),
-                           't1', {})
+        got = self.judge(built=mutate.mutants.NotApplied(
+            'mutant 0008-009 does not apply to the patched tree: '
+            'error: include/linux/a.h: patch does not apply'))
         self.assertEqual(got.verdict, mutate.NOT_JUDGED)
 
     def test_the_run_s_manifest_judges_not_the_file(self) -> None:
         # A case added to kunit/manifest.tsv while the run goes on is not
         # in the kernels the run built: it must not count as a kill.
-        results = Path(tempfile.mkdtemp())
-        self.enterContext(mock.patch.object(project, 'RESULTS', results))
-        self.enterContext(mock.patch.object(
-            mutate.project, 'git',
-            return_value=mock.Mock(stdout='\tif (a < b)\nb\n')))
-        self.enterContext(mock.patch.object(
-            mutate, 'header_precheck', return_value=('', '')))
-        self.enterContext(mock.patch.object(
-            mutate.mutants, 'outcomes_narrowed_first',
-            return_value={'s.old': 'pass'}))
         load = self.enterContext(mock.patch.object(mutate.manifest, 'load'))
-        got = mutate.judge(Tree('mutant', Path('/x')), '0008', 1,
-                           mutation('include/linux/a.h', 1),
-                           mutate.Target('0008', 'ptc', ('s',)), Path('/c'),
-                           't1', {}, expected={})
+        got = self.judge(built={'s.old': 'pass'}, expected={})
         self.assertEqual(got.verdict, mutate.SURVIVED)
         load.assert_not_called()
 
     def test_a_kernel_that_reported_no_case_is_not_a_kill(self) -> None:
-        results = Path(tempfile.mkdtemp())
-        self.enterContext(mock.patch.object(project, 'RESULTS', results))
-        self.enterContext(mock.patch.object(
-            mutate.project, 'git',
-            return_value=mock.Mock(stdout='\tif (a < b)\nb\n')))
-        self.enterContext(mock.patch.object(
-            mutate, 'header_precheck', return_value=('', '')))
-        self.enterContext(mock.patch.object(
-            mutate.mutants, 'outcomes_narrowed_first', return_value={}))
-        got = mutate.judge(Tree('mutant', Path('/x')), '0009', 4,
-                           mutation('include/linux/a.h', 1),
-                           mutate.Target('0009', 'ptc', ('s',)), Path('/c'),
-                           't1', {}, expected={})
+        got = self.judge(built=SeriesError(
+            'mutant 0009-004: the kernel reported no case'), expected={})
         self.assertEqual(got.verdict, mutate.NOT_JUDGED)
 
 
