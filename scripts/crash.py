@@ -29,6 +29,10 @@ BOOT_S = 120
 BOOTED = 'Starting KUnit Kernel'
 # kunit.py's last line before the kernel's own output.
 _QEMU_LINE = re.compile(r'^\$ qemu-system-\S+ .*$', re.M)
+# Why the watchdog stopped QEMU: the kernel printed nothing for the boot
+# limit after QEMU started, or a case ran past the stall limit.
+SILENT_BOOT, STALLED = 'boot', 'stall'
+SILENT_BOOT_NOTE = 'the kernel printed nothing for'
 # After SIGTERM, how long QEMU gets before SIGKILL.
 KILL_AFTER_S = 10
 POLL_S = 2.0
@@ -70,15 +74,16 @@ def _signal_children(pid: int, sig: int) -> None:
 def watch(proc: 'subprocess.Popen[bytes]', output: Path,
           stall_s: Optional[float] = None, poll_s: float = POLL_S,
           kill_after_s: float = KILL_AFTER_S,
-          boot_s: Optional[float] = None) -> bool:
+          boot_s: Optional[float] = None) -> Optional[str]:
     """Wait for proc; stop its children (QEMU) when its output, once the
     kernel booted, stays still for stall_s (boot_s while no KTAP came
     yet): SIGTERM, then SIGKILL if they are still there kill_after_s later
-    (a stopped or wedged QEMU does not act on SIGTERM). True if it had
-    to."""
+    (a stopped or wedged QEMU does not act on SIGTERM). Why it had to
+    (SILENT_BOOT or STALLED), None if it did not."""
     limit = STALL_S if stall_s is None else stall_s
     first_limit = BOOT_S if boot_s is None else boot_s
     fired_at: Optional[float] = None
+    why: Optional[str] = None
     killed = False
     size, still_since = -1, time.monotonic()
     nap = 0.05
@@ -101,11 +106,24 @@ def watch(proc: 'subprocess.Popen[bytes]', output: Path,
         text = output.read_text(errors='replace')
         if BOOTED not in text:
             continue        # still building: no limit there
-        if still < (first_limit if booting(text) else limit):
+        silent = booting(text)
+        if still < (first_limit if silent else limit):
             continue
+        why = SILENT_BOOT if silent else STALLED
         fired_at = time.monotonic()
         _signal_children(proc.pid, signal.SIGTERM)
-    return fired_at is not None
+    return why
+
+
+def watchdog_note(why: str, boot_s: Optional[float],
+                  stall_s: Optional[float]) -> str:
+    """What watch() stopping QEMU for why says in a run's watchdog.txt."""
+    if why == SILENT_BOOT:
+        return (f'{SILENT_BOOT_NOTE} '
+                f'{BOOT_S if boot_s is None else boot_s:g} s after QEMU '
+                'started: QEMU stopped')
+    return (f'no progress for {STALL_S if stall_s is None else stall_s:g} '
+            's: QEMU stopped')
 
 
 def booting(text: str) -> bool:

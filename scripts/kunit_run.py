@@ -236,11 +236,11 @@ def execute(tree: Tree, what: str, run_name: str, cmd: List[str],
                                          PYTHONUNBUFFERED='1'))
         with progress.Reporter(f'{tree.name} tree, {what}', tmp / 'kunit.out',
                                tree.path / build_dir):
-            stalled = crash.watch(proc, tmp / 'kunit.out', stall_s=stall_s,
-                                  boot_s=boot_s)
-        if stalled:
+            why = crash.watch(proc, tmp / 'kunit.out', stall_s=stall_s,
+                              boot_s=boot_s)
+        if why:
             (tmp / 'watchdog.txt').write_text(
-                f'no progress for {crash.STALL_S} s: QEMU stopped\n')
+                crash.watchdog_note(why, boot_s, stall_s) + '\n')
     build = tree.path / build_dir
     for name, keep in (('test.log', 'test.log'), ('.config', 'config')):
         if (build / name).exists():

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import (Callable, Dict, Iterator, List, Optional, Sequence,
                     Tuple)
 
+import crash
 import header_users
 import kunit_run
 import manifest
@@ -131,6 +132,31 @@ def reset(path: Path) -> None:
 
 class NotApplied(SeriesError):
     """A mutant's patch does not apply: nothing was built or judged."""
+
+
+class NoCaseReported(SeriesError):
+    """The mutant's kernel reported no case. stopped_boot: QEMU ran it and
+    it never reached its suites (it crashed, or printed nothing for the
+    boot limit), which the mutant did; otherwise nothing says the kernel
+    ran at all (0009-004's whole build: kunit.py ran 0.2 s)."""
+
+    def __init__(self, message: str, stopped_boot: bool) -> None:
+        super().__init__(message)
+        self.stopped_boot = stopped_boot
+
+
+def stopped_before_suites(final: Path) -> str:
+    """How a run that reported no case shows its kernel stopped before
+    the suites: its first oops, BUG or panic line, or the watchdog's note
+    of a silent boot; '' when it shows neither."""
+    log = final / 'test.log'
+    headline = crash.headline(log.read_text(errors='replace')) \
+        if log.exists() else None
+    if headline:
+        return headline
+    note = final / 'watchdog.txt'
+    text = note.read_text().strip() if note.exists() else ''
+    return text if text.startswith(crash.SILENT_BOOT_NOTE) else ''
 
 
 def apply(tree: Tree, mutant: Mutant) -> None:
@@ -266,11 +292,13 @@ def run_one(tree: Tree, mutant: Mutant, cache: Path, narrow: bool = False
     outcomes, _ = kunit_run.outcomes_of(
         final, tree.path, kunit_run.build_dir_name(mutant.lane))
     if not outcomes:
-        # The kernel did not boot to its suites (0009-004's whole build
-        # ran 0.2 s): that says nothing of them, and every named case
-        # "never reported" would count as a kill.
-        raise SeriesError(f'mutant {mutant.name}: the kernel reported no '
-                          'case')
+        # Every named case "never reported" would count as a kill. Only a
+        # kernel QEMU ran and that stopped before its suites says
+        # something: the mutant breaks the boot.
+        how = stopped_before_suites(final)
+        raise NoCaseReported(f'mutant {mutant.name}: the kernel reported no '
+                             'case' + (f' ({how})' if how else ''),
+                             stopped_boot=bool(how))
     return outcomes, not whole
 
 

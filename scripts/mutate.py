@@ -458,6 +458,12 @@ def judge(tree: Tree, patch: str, index: int, m: mutate_gen.Mutation,
         outcomes = mutants.outcomes_narrowed_first(
             tree, mutant, cache,
             lambda got: bool(mutants.killed_by(mutant, got, expected)))
+    except mutants.NoCaseReported as e:
+        # A kernel the mutant stops before its suites (a hang or a crash
+        # in code every boot runs) is told apart by any run of any suite;
+        # one that never ran says nothing.
+        return Result(patch, m, KILLED if e.stopped_boot else NOT_JUDGED,
+                      ('(boot)',) if e.stopped_boot else (), detail=str(e))
     except SeriesError as e:
         # A patch that does not apply says "error:" too, but was not built.
         built = isinstance(e, mutants.NotApplied) or not re.search(

@@ -52,7 +52,7 @@ def run_watched(script: str, stall_s: float,
 class WatchTest(unittest.TestCase):
     def test_a_hang_stops_qemu_not_kunit(self) -> None:
         fired, took, output = run_watched(HANGING, 0.5)
-        self.assertTrue(fired)
+        self.assertEqual(fired, crash.STALLED)
         self.assertLess(took, 30)
         # kunit.py itself lived on to report the case in progress.
         self.assertIn('[CRASHED] second_case', output)
@@ -66,7 +66,7 @@ class WatchTest(unittest.TestCase):
     def test_a_kernel_silent_after_qemu_starts_gets_the_boot_limit(
             self) -> None:
         fired, took, output = run_watched(SILENT_BOOT, 30, boot_s=0.5)
-        self.assertTrue(fired)
+        self.assertEqual(fired, crash.SILENT_BOOT)
         self.assertLess(took, 20)
         self.assertIn('[ERROR] no KTAP', output)
 
@@ -81,8 +81,19 @@ class WatchTest(unittest.TestCase):
 
     def test_no_limit_while_building(self) -> None:
         fired, _, output = run_watched(BUILDING, 0.3)
-        self.assertFalse(fired)
+        self.assertIsNone(fired)
         self.assertIn('build done', output)
+
+    def test_the_note_names_the_limit_that_fired(self) -> None:
+        # A mutant's boot limit is 45 s, not the default stall limit.
+        self.assertEqual(
+            crash.watchdog_note(crash.SILENT_BOOT, 45, 60),
+            f'{crash.SILENT_BOOT_NOTE} 45 s after QEMU started: QEMU '
+            'stopped')
+        self.assertEqual(crash.watchdog_note(crash.STALLED, 45, 60),
+                         'no progress for 60 s: QEMU stopped')
+        self.assertEqual(crash.watchdog_note(crash.STALLED, None, None),
+                         f'no progress for {crash.STALL_S} s: QEMU stopped')
 
 
 class ChildrenTest(unittest.TestCase):

@@ -13,6 +13,8 @@ from trees import Tree
 from tests.helpers import git, scratch_repo
 from tests.test_header_users import HEADER
 
+DATA = Path(__file__).parent / 'data'
+
 
 def table(text: str) -> Path:
     tmp = Path(tempfile.mkdtemp())
@@ -288,15 +290,47 @@ class NarrowedBuildTest(unittest.TestCase):
                             Path('/c'))
         self.assertEqual(back.call_count, 1)
 
-    def test_a_kernel_that_reported_no_case_judges_nothing(self) -> None:
-        # Every named case would otherwise count as never reported.
+    def no_case_from(self, run: Path) -> mutants.NoCaseReported:
+        """What run_one raises when the kernel's run left run and reported
+        no case."""
         with mock.patch.object(mutants.kunit_run, 'execute',
-                               return_value=Path('/nowhere')), \
+                               return_value=run), \
                 mock.patch.object(mutants.kunit_run, 'outcomes_of',
                                   return_value=({}, [])), \
-                self.assertRaisesRegex(SeriesError, 'reported no case'):
+                self.assertRaisesRegex(SeriesError,
+                                       'reported no case') as raised:
             mutants.run_one(Tree('mutant', self.repo), self.mutant,
                             Path('/c'), narrow=True)
+        return raised.exception
+
+    def test_a_kernel_that_reported_no_case_judges_nothing(self) -> None:
+        # Every named case would otherwise count as never reported; a run
+        # that shows no kernel at all (0009-004's 0.2 s) says nothing.
+        self.assertFalse(self.no_case_from(Path('/nowhere')).stopped_boot)
+
+    def test_a_kernel_silent_past_the_boot_limit_stopped_at_boot(
+            self) -> None:
+        run = Path(tempfile.mkdtemp())
+        (run / 'test.log').write_text('qemu-system-aarch64: terminating on '
+                                      'signal 15\n')
+        (run / 'watchdog.txt').write_text(mutants.crash.watchdog_note(
+            mutants.crash.SILENT_BOOT, 45, 60) + '\n')
+        raised = self.no_case_from(run)
+        self.assertTrue(raised.stopped_boot)
+        self.assertIn('printed nothing for 45 s', str(raised))
+
+    def test_a_kernel_that_panicked_before_its_suites_stopped_at_boot(
+            self) -> None:
+        raised = self.no_case_from(DATA / 'run-panic')
+        self.assertTrue(raised.stopped_boot)
+        self.assertIn('Kernel panic - not syncing', str(raised))
+
+    def test_a_stalled_run_with_no_case_is_no_boot_failure(self) -> None:
+        # Only the boot limit says the kernel never reached its suites.
+        run = Path(tempfile.mkdtemp())
+        (run / 'watchdog.txt').write_text('no progress for 60 s: QEMU '
+                                          'stopped\n')
+        self.assertFalse(self.no_case_from(run).stopped_boot)
 
     def test_a_narrowed_build_needs_no_compiling_back(self) -> None:
         self.assertEqual(self.run_one(narrow=True), 0)

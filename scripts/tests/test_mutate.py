@@ -346,9 +346,21 @@ class JudgeHeaderTest(unittest.TestCase):
         load.assert_not_called()
 
     def test_a_kernel_that_reported_no_case_is_not_a_kill(self) -> None:
-        got = self.judge(built=SeriesError(
-            'mutant 0009-004: the kernel reported no case'), expected={})
+        got = self.judge(built=mutate.mutants.NoCaseReported(
+            'mutant 0009-004: the kernel reported no case',
+            stopped_boot=False), expected={})
         self.assertEqual(got.verdict, mutate.NOT_JUDGED)
+
+    def test_a_mutant_that_stops_the_boot_is_killed(self) -> None:
+        # 0019-003 (nr_allocated <= nr_pages): the kernel printed nothing
+        # within the boot limit; any suite on any lane tells it apart.
+        got = self.judge(built=mutate.mutants.NoCaseReported(
+            'mutant 0019-003: the kernel reported no case (the kernel '
+            'printed nothing for 45 s after QEMU started: QEMU stopped)',
+            stopped_boot=True), expected={})
+        self.assertEqual((got.verdict, got.kills), (mutate.KILLED,
+                                                     ('(boot)',)))
+        self.assertIn('printed nothing', got.detail)
 
 
 class KeptVerdictsTest(unittest.TestCase):
