@@ -117,11 +117,24 @@ def killed_by(mutant: Mutant, outcomes: Dict[str, str],
 def worktree(cache: Path) -> Tree:
     """trees/mutant, detached at the patched branch, clean."""
     tree = trees.scratch_worktree(cache, TREE_NAME, 'patched')
+    # A run stopped inside a narrowed build can leave a mutated header
+    # that git's stat data take for clean (see reset()). The index read
+    # anew has none, so the refresh compares every file's content once
+    # (about 15 s) and keeps the mtimes of those that match.
+    project.git(tree.path, 'read-tree', 'patched')
     reset(tree.path)
     return tree
 
 
-def reset(path: Path) -> None:
+def reset(path: Path, set_back: Sequence[str] = ()) -> None:
+    """The tree back at patched. set_back: files a mutant changed whose
+    mtime was set back (a header of a narrowed build or of a precheck):
+    with the same size as the patched text and a ctime in the second the
+    index recorded, git's stat data match and reset --hard would leave
+    the mutation in place (0004-005 stayed, and 0004-006 did not apply).
+    Touched first, they are compared by content."""
+    for f in set_back:
+        os.utime(path / f)
     # Only files a mutant touched change, so make rebuilds only those. A
     # file whose mtime alone changed (a header a narrowed build set back
     # in time) is refreshed first: reset --hard would write it anew, and
@@ -257,7 +270,7 @@ def mutated(tree: Tree, mutant: Mutant, narrow: bool
         back_in_time()
         yield sources
     finally:
-        reset(tree.path)
+        reset(tree.path, list(times))
         back_in_time()
 
 

@@ -410,7 +410,7 @@ def header_precheck(tree: Tree, m: mutate_gen.Mutation,
     try:
         got = preprocessed(tree, unit, lane, cache)
     finally:
-        mutants.reset(tree.path)
+        mutants.reset(tree.path, (m.file,))
         os.utime(header, ns=(st.st_atime_ns, st.st_mtime_ns))
         project.git(tree.path, 'update-index', '-q', '--refresh',
                     check=False)

@@ -196,6 +196,28 @@ class NarrowedBuildTest(unittest.TestCase):
     def mtime(self, f: str) -> float:
         return (self.repo / f).stat().st_mtime
 
+    def test_a_same_size_mutation_set_back_in_time_is_reset(self) -> None:
+        # A header precheck leaves the header's old mtime in the index; a
+        # narrowed build's mutation of the same size, its mtime set back
+        # and its ctime in the same second, matches git's stat data, and
+        # reset --hard alone kept it (0004-005's, which 0004-006 then did
+        # not apply over).
+        lines = HEADER.split('\n')
+        same_size = lines[11].replace('v', 'w')
+        (mutants.MUTANTS_DIR / 's.patch').write_text(
+            'X.\n\ndiff --git a/include/p.h b/include/p.h\n'
+            '--- a/include/p.h\n+++ b/include/p.h\n'
+            '@@ -11,3 +11,3 @@\n'
+            f' {lines[10]}\n-{lines[11]}\n+{same_size}\n {lines[12]}\n')
+        git(self.repo, 'update-index', '-q', '--refresh')
+        with mutants.mutated(Tree('mutant', self.repo),
+                             mutants.Mutant('s', 'main', ('s.*',)),
+                             narrow=True) as sources:
+            self.assertIsNotNone(sources)
+            self.assertIn(same_size, (self.repo / 'include/p.h').read_text())
+        self.assertEqual((self.repo / 'include/p.h').read_text(), HEADER)
+        self.assertEqual(self.mtime('include/p.h'), self.OLD)
+
     def test_only_the_users_are_touched_and_the_header_keeps_its_mtime(
             self) -> None:
         with mutants.mutated(Tree('mutant', self.repo), self.mutant,
