@@ -315,6 +315,20 @@ def run_one(tree: Tree, mutant: Mutant, cache: Path, narrow: bool = False
     return outcomes, not whole
 
 
+def build_lane(tree: Tree, lane: str, cache: Path, failure: str) -> None:
+    """Build the tree as it is on the lane (kunit.py build, through
+    ccache); failure begins the error line when it does not build."""
+    known = kunit_run.LANES[lane]
+    cmd = kunit_run.tool_command('build', kunit_run.build_dir_name(lane),
+                                 known.configs, os.cpu_count() or 1,
+                                 qemu_config=known.qemu_config)
+    proc = subprocess.run(cmd, cwd=tree.path, capture_output=True,
+                          text=True, env=kunit_run.build_env(cache))
+    if proc.returncode:
+        raise SeriesError(f'{failure}: '
+                          + kunit_run.first_error(proc.stdout + proc.stderr))
+
+
 def compile_back(tree: Tree, mutant: Mutant, cache: Path) -> None:
     """After a whole build of a header mutant, every object that includes
     the header holds the mutated text, and the header, reset, is newer
@@ -322,18 +336,11 @@ def compile_back(tree: Tree, mutant: Mutant, cache: Path) -> None:
     recompile them all, with its own change, as cold as a whole build.
     Built again from the patched text (ccache has those objects), they
     leave the next narrowed build its few sources."""
-    lane = kunit_run.LANES[mutant.lane]
     print(f'mutant {mutant.name}: compiling the patched header\'s '
           'includers back', flush=True)
-    cmd = kunit_run.tool_command('build', kunit_run.build_dir_name(
-        mutant.lane), lane.configs, os.cpu_count() or 1,
-        qemu_config=lane.qemu_config)
-    proc = subprocess.run(cmd, cwd=tree.path, capture_output=True,
-                          text=True, env=kunit_run.build_env(cache))
-    if proc.returncode:
-        raise SeriesError(f'mutant {mutant.name}: the patched tree does '
-                          'not build again after it: '
-                          + kunit_run.first_error(proc.stdout + proc.stderr))
+    build_lane(tree, mutant.lane, cache,
+               f'mutant {mutant.name}: the patched tree does not build '
+               'again after it')
 
 
 def outcomes_narrowed_first(tree: Tree, mutant: Mutant, cache: Path,

@@ -420,6 +420,21 @@ def header_precheck(tree: Tree, m: mutate_gen.Mutation,
     return '', ''
 
 
+def lane_built(tree: Tree, lane: str, cache: Path) -> None:
+    """The mutant tree built unmutated on the lane, when its build
+    directory has no kernel yet (a machine new to the mutant tree): the
+    prechecks compare each mutant with that build, and without one every
+    header mutant was built whole and judged, a line the lane compiles
+    out too (0005-001, in page_ext.h's !CONFIG_SPARSEMEM stub, survived
+    where a machine that had the build counted it "same object")."""
+    if (tree.path / kunit_run.build_dir_name(lane) / 'vmlinux').exists():
+        return
+    print(f'mutant tree: building lane {lane} unmutated first, to compare '
+          'each mutant with', flush=True)
+    mutants.build_lane(tree, lane, cache,
+                       f'the patched tree does not build on lane {lane}')
+
+
 def judge(tree: Tree, patch: str, index: int, m: mutate_gen.Mutation,
           target: Target, cache: Path, tree_id: str,
           equivalents: Dict[Tuple[str, str, str, str], str],
@@ -438,6 +453,7 @@ def judge(tree: Tree, patch: str, index: int, m: mutate_gen.Mutation,
                     + mutate_gen.as_patch(m, mutate_gen.lines_of(text)))
     mutant = mutants.Mutant(f'{patch}-{index:03d}', target.lane,
                             tuple(f'{s}.*' for s in target.suites), file)
+    lane_built(tree, target.lane, cache)
     if m.file.endswith('.h'):
         # Applied and reset with the header's mtime kept: a header
         # rewritten would make the narrowed build recompile everything.

@@ -367,3 +367,27 @@ class NarrowedBuildTest(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class BuildLaneTest(unittest.TestCase):
+    """The unmutated build of a lane (compile_back, and a mutant tree's
+    first build for make mutate's prechecks)."""
+
+    def build(self, returncode: int) -> mock.MagicMock:
+        with mock.patch.object(mutants.subprocess, 'run', return_value=(
+                mock.Mock(returncode=returncode, stdout='',
+                          stderr='mm/a.c:1:1: error: expected ;\n'))) as run:
+            mutants.build_lane(Tree('mutant', Path('/x')), 'numa',
+                               Path('/c'), 'lane numa does not build')
+        return run
+
+    def test_the_lane_s_kernel_is_built_in_its_directory(self) -> None:
+        cmd = self.build(0).call_args.args[0]
+        self.assertIn('build', cmd)
+        # numa boots the ptc lane's kernel: one build directory for both.
+        self.assertIn('--build_dir=.kunit-ptc', cmd)
+
+    def test_a_tree_that_does_not_build_is_one_error_line(self) -> None:
+        with self.assertRaisesRegex(SeriesError,
+                                    '^lane numa does not build: .*error'):
+            self.build(2)

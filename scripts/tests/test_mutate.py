@@ -306,21 +306,46 @@ class JudgeHeaderTest(unittest.TestCase):
         self.enterContext(mock.patch.object(
             mutate.project, 'git',
             return_value=mock.Mock(stdout='\tif (a < b)\nb\n')))
+        self.steps: list = []
+        self.build_lane = self.enterContext(mock.patch.object(
+            mutate.mutants, 'build_lane',
+            side_effect=lambda *a: self.steps.append('build')))
+        self.tree = Path('/x')
 
     def judge(self, precheck: tuple = ('', ''), built: object = None,
               **kwargs: object) -> 'mutate.Result':
         """The verdict when the precheck says precheck and the narrowed
         build gives built (outcomes, or an exception it raises)."""
+        def checked(*args: object) -> tuple:
+            self.steps.append('precheck')
+            return precheck
         self.enterContext(mock.patch.object(
-            mutate, 'header_precheck', return_value=precheck))
+            mutate, 'header_precheck', side_effect=checked))
         self.enterContext(mock.patch.object(
             mutate.mutants, 'outcomes_narrowed_first',
             **({'side_effect': built} if isinstance(built, Exception)
                else {'return_value': built})))
-        return mutate.judge(Tree('mutant', Path('/x')), '0008', 1,
+        return mutate.judge(Tree('mutant', self.tree), '0008', 1,
                             mutation('include/linux/a.h', 1),
                             mutate.Target('0008', 'ptc', ('s',)),
                             Path('/c'), 't1', {}, **kwargs)
+
+    def test_a_lane_with_no_kernel_is_built_before_the_precheck(
+            self) -> None:
+        # On a machine new to the mutant tree, 0005-001 (a line of the
+        # !CONFIG_SPARSEMEM stub) skipped its precheck, was built whole
+        # and survived: the precheck needs the lane's unmutated build.
+        self.judge((mutate.SAME_OBJECT, 'compiled out'))
+        self.assertEqual(self.steps, ['build', 'precheck'])
+        self.assertEqual(self.build_lane.call_args.args[1], 'ptc')
+
+    def test_a_lane_with_a_kernel_is_not_built_again(self) -> None:
+        self.tree = Path(tempfile.mkdtemp())
+        build = self.tree / mutate.kunit_run.build_dir_name('ptc')
+        build.mkdir()
+        (build / 'vmlinux').write_bytes(b'')
+        self.judge((mutate.SAME_OBJECT, 'compiled out'))
+        self.assertEqual(self.steps, ['precheck'])
 
     def test_a_header_mutant_is_only_applied_by_its_precheck(self) -> None:
         apply = self.enterContext(mock.patch.object(mutate.mutants, 'apply'))
