@@ -423,10 +423,10 @@ def header_precheck(tree: Tree, m: mutate_gen.Mutation,
 def lane_built(tree: Tree, lane: str, cache: Path) -> None:
     """The mutant tree built unmutated on the lane, when its build
     directory has no kernel yet (a machine new to the mutant tree): the
-    prechecks compare each mutant with that build, and without one every
-    header mutant was built whole and judged, a line the lane compiles
-    out too (0005-001, in page_ext.h's !CONFIG_SPARSEMEM stub, survived
-    where a machine that had the build counted it "same object")."""
+    prechecks compare each mutant with that build, and without one the
+    lane's first mutant skipped them and was judged, a line the lane
+    compiles out too (0005-001, in page_ext.h's !CONFIG_SPARSEMEM stub,
+    was built whole and survived instead of counting as same object)."""
     if (tree.path / kunit_run.build_dir_name(lane) / 'vmlinux').exists():
         return
     print(f'mutant tree: building lane {lane} unmutated first, to compare '

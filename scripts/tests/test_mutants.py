@@ -365,10 +365,6 @@ class NarrowedBuildTest(unittest.TestCase):
         self.assertIn('--jobs=2', cmd)
 
 
-if __name__ == '__main__':
-    unittest.main()
-
-
 class BuildLaneTest(unittest.TestCase):
     """The unmutated build of a lane (compile_back, and a mutant tree's
     first build for make mutate's prechecks)."""
@@ -391,3 +387,7 @@ class BuildLaneTest(unittest.TestCase):
         with self.assertRaisesRegex(SeriesError,
                                     '^lane numa does not build: .*error'):
             self.build(2)
+
+
+if __name__ == '__main__':
+    unittest.main()
