@@ -261,21 +261,35 @@ def parse_boot(log: str, the_loads: Sequence[Load]) -> bench.Samples:
     return samples
 
 
+def runs_per_load(log: str, the_loads: Sequence[Load]) -> List[int]:
+    """How many times each load ran its tests: the Summary lines of its
+    first test (busybox's insmod runs the module's init twice)."""
+    chunks = log.split(f'{MARK} load ')[1:]
+    runs = []
+    for chunk, load in zip(chunks, the_loads):
+        first = next(t for t, bit in TEST_IDS.items() if load.mask & bit)
+        runs.append(sum(s.test == first
+                        for s in vmalloc_module_log.parse(chunk)))
+    return runs
+
+
 def load_counts(windows: Sequence['tcg_counts.Window'],
-                the_loads: Sequence[Load], loops: int) -> 'tcg_counts.Counts':
+                the_loads: Sequence[Load], loops: int,
+                runs: Sequence[int]) -> 'tcg_counts.Counts':
     """Per single-test load, its window less the module's own load and
-    unload (the first window), per loop: what one operation executed."""
+    unload (the first window, which loads it as often), per loop of each
+    run (runs_per_load()): what one operation executed."""
     if len(windows) != len(the_loads) + 1:
         raise SeriesError(f'plugin log: {len(windows)} windows for '
                           f'{len(the_loads)} loads and the baseline')
     base, counts = windows[0], {}
-    for w, load in zip(windows[1:], the_loads):
+    for w, load, n in zip(windows[1:], the_loads, runs):
         tests = [t for t, bit in TEST_IDS.items() if load.mask & bit]
         if len(tests) != 1:
             continue            # several tests in one window: no per-op
         key = bench.Key('test_vmalloc', tests[0], load.params, 'us')
-        counts[key] = {c: [max(w.value(c) - base.value(c), 0) / loops]
-                       for c in tcg_counts.COLUMNS}
+        counts[key] = {c: [max(w.value(c) - base.value(c), 0) /
+                           (loops * n)] for c in tcg_counts.COLUMNS}
     return counts
 
 
@@ -313,14 +327,15 @@ def boot(tree: Tree, cache: Path, profile: str, clock: str,
         except subprocess.TimeoutExpired as e:
             log = (e.output or b'').decode(errors='replace')
             log += f'\n{MARK} timeout after {TIMEOUT_S[profile]} s\n'
-    log_path = out / f'test_vmalloc-{tree.name}-{number}.log'
+    log_path = out / f'test_vmalloc-{clock}-{tree.name}-{number}.log'
     log_path.write_text(log)
     try:
         samples = parse_boot(log, the_loads)
         if plugin and counts is not None:
             tcg_counts.merge(counts, load_counts(
                 tcg_counts.parse_windows(plugin_log.read_text(
-                    errors='replace')), the_loads, LOOPS[profile]))
+                    errors='replace')), the_loads, LOOPS[profile],
+                runs_per_load(log, the_loads)))
         return samples
     except SeriesError as e:
         raise SeriesError(f'{tree.name} tree, test_vmalloc boot {number}: '

@@ -32,13 +32,15 @@ class CommandTest(unittest.TestCase):
         cmd = bench_run.command('exec', 'full', 'icount', 2, boot=2)
         self.assertEqual(cmd[2], 'exec')
         self.assertFalse(any(a.startswith('--kunitconfig') for a in cmd))
-        self.assertIn('--qemu_args=-icount shift=0,sleep=off -smp 1 -seed 3',
-                      cmd)
+        self.assertIn('--qemu_args=-mem-prealloc -icount shift=0,sleep=off '
+                      '-smp 1 -seed 3', cmd)
 
-    def test_the_host_clock_leaves_qemu_as_configured(self) -> None:
-        self.assertFalse(any(a.startswith('--qemu_args') for a in
-                             bench_run.command('exec', 'quick', 'host', 2,
-                                               boot=1)))
+    def test_the_host_clock_only_preallocates_the_guests_memory(self
+                                                             ) -> None:
+        self.assertEqual([a for a in bench_run.command('exec', 'quick',
+                                                       'host', 2, boot=1)
+                          if a.startswith('--qemu_args')],
+                         ['--qemu_args=-mem-prealloc'])
 
     def test_icount_boots_are_seeded_alike_on_both_trees(self) -> None:
         seen = []
@@ -53,13 +55,10 @@ class CommandTest(unittest.TestCase):
             bench_run.ab(AbTest.TREES, Path('/c'), 'quick', 'icount', 2)
         seeds = [(name, [a for a in cmd if a.startswith('--qemu_args')])
                  for name, cmd in seen]
+        icount = '--qemu_args=-mem-prealloc -icount shift=0,sleep=off -smp 1'
         self.assertEqual(seeds, [
-            ('base', ['--qemu_args=-icount shift=0,sleep=off -smp 1 -seed 1']),
-            ('patched',
-             ['--qemu_args=-icount shift=0,sleep=off -smp 1 -seed 1']),
-            ('base', ['--qemu_args=-icount shift=0,sleep=off -smp 1 -seed 2']),
-            ('patched',
-             ['--qemu_args=-icount shift=0,sleep=off -smp 1 -seed 2'])])
+            (tree, [f'{icount} -seed {n}'])
+            for n in (1, 2) for tree in ('base', 'patched')])
 
 
 class AbTest(unittest.TestCase):

@@ -125,15 +125,29 @@ class WindowTest(unittest.TestCase):
              tcg_counts.Window(51000, 60, 60, 0, 2,
                                (('vale1is', 4),)),
              tcg_counts.Window(9000, 10, 10, 0, 2, ())]
-        got = tv.load_counts(w, loads, 100)
+        got = tv.load_counts(w, loads, 100, [1, 1])
         key = bench.Key('test_vmalloc', 'fix_size_alloc_test', 'p=16 h=0',
                         'us')
         # The load of two tests has no per-operation count.
         self.assertEqual(list(got), [key])
         self.assertEqual(got[key]['insns'], [500.0])
         self.assertEqual(got[key]['dsb'], [0.5])
+        # A load whose tests ran twice (insmod's two tries) holds two
+        # runs of 100 loops.
+        self.assertEqual(tv.load_counts(w, loads, 100, [2, 2])[key]['insns'],
+                         [250.0])
         with self.assertRaises(SeriesError):
-            tv.load_counts(w[:2], loads, 100)
+            tv.load_counts(w[:2], loads, 100, [1, 1])
+
+    def test_runs_per_load_from_the_summary_lines(self) -> None:
+        loads = tv.loads()
+        log = boot_log(loads)
+        # insmod's second try: the first load's test ran again.
+        first = SUMMARY.format(t='2.0', test='fix_size_alloc_test',
+                               failed=0, avg=100)
+        log = log.replace(first, first + '\n' + first, 1)
+        self.assertEqual(tv.runs_per_load(log, loads)[:2], [2, 1])
+        self.assertEqual(len(tv.runs_per_load(log, loads)), len(loads))
 
 
 class ParseBootTest(unittest.TestCase):
