@@ -7,9 +7,10 @@ commit at a time from the base branch (base = seams + suites commit, then
 one commit per change), rebuilding incrementally. A prefix that does not
 build is reported with the compiler's first error, and the walk goes on
 comparing the next prefix with the last one that ran. With a benchmark
-filter, each prefix also boots its kernel K times for the benchmarks and the walk names
-the patches that moved a benchmark significantly (the 95% intervals of the
-two prefixes do not overlap).
+filter, the walk runs only the benchmarks it selects at each prefix (the
+suites' walk is make walk without one), booting each prefix's kernel K
+times, and names the patches that moved a benchmark significantly (the
+95% intervals of the two prefixes do not overlap).
 """
 
 import os
@@ -22,12 +23,15 @@ import bench_run
 import kunit_run
 import project
 import reasons
+import results
 import stats
 import trees
 from project import SeriesError
 from trees import Tree
 
 TREE_NAME = 'walk'
+# The main lane's last benchmark walk, in the cache.
+ATTRIBUTION = 'walk-attribution.md'
 
 
 @dataclass
@@ -132,36 +136,43 @@ def render(steps: Sequence[Step]) -> str:
 def run_step(tree: Tree, commit: str, subject: str, cache: Path,
              bench_filter: Optional[str], boots: int,
              lane: str = 'main', clock: str = 'host') -> Step:
+    """The suites at one prefix or, with a benchmark filter, only the
+    benchmarks it selects, booted K times (the first boot builds)."""
     trees.git(tree.path, 'checkout', '-q', '--detach', commit)
     step = Step(commit, subject)
     short = commit[:12]
     print(f'walk: {short} {subject}', flush=True)
     jobs = os.cpu_count() or 1
     try:
-        final = kunit_run.execute(tree, f'prefix {short}, lane {lane}',
-                                  f'walk-{lane}-{short}',
-                                  kunit_run.kunit_command(lane, jobs),
-                                  cache, kunit_run.build_dir_name(lane))
+        if not bench_filter:
+            final = kunit_run.execute(
+                tree, f'prefix {short}, lane {lane}', f'walk-{lane}-{short}',
+                kunit_run.kunit_command(lane, jobs), cache,
+                kunit_run.build_dir_name(lane))
+            step.outcomes, _ = kunit_run.outcomes_of(
+                final, tree.path, kunit_run.build_dir_name(lane))
+            return step
+        outcomes: Dict[str, str] = {}
+        for number in range(boots):
+            cmd = bench_run.command('run' if number == 0 else 'exec',
+                                    'quick', clock, jobs, number)
+            cmd[-1] = bench_filter
+            run = kunit_run.execute(
+                tree, f'prefix {short}, bench boot {number}',
+                f'walk-{short}-bench-{number}', cmd, cache,
+                kunit_run.build_dir_name(bench_run.LANE))
+            outcomes.update(results.load(run / 'results.json'))
+            bench.merge(step.samples, bench.per_boot(bench.parse(
+                (run / 'test.log').read_text(errors='replace'))))
+        step.outcomes = outcomes
     except SeriesError as e:
         # kunit_run's message ends "(exit N, see DIR): <first error>".
         step.error = str(e).split('): ', 1)[-1]
-        return step
-    step.outcomes, _ = kunit_run.outcomes_of(
-        final, tree.path, kunit_run.build_dir_name(lane))
-    for number in range(boots if bench_filter else 0):
-        cmd = bench_run.command('run' if number == 0 else 'exec', 'quick',
-                                clock, jobs, number)
-        cmd[-1] = bench_filter or cmd[-1]
-        run = kunit_run.execute(tree, f'bench boot {number}',
-                                f'walk-{short}-bench-{number}', cmd, cache,
-                                kunit_run.build_dir_name(bench_run.LANE))
-        bench.merge(step.samples, bench.per_boot(bench.parse(
-            (run / 'test.log').read_text(errors='replace'))))
     return step
 
 
 def run(cache: Path, bench_filter: Optional[str] = None,
-        boots: int = 3, lane: str = 'main', clock: str = 'host') -> int:
+        boots: int = 3, lane: str = 'main', clock: str = 'icount') -> int:
     """Walk the series on one lane (a granule's: main, 16k, 64k, nothp);
     returns the number of prefixes that do not build or have a case that
     fails for another reason than the manifest's."""
@@ -180,6 +191,9 @@ def run(cache: Path, bench_filter: Optional[str] = None,
                 f'{clock} clock, {boots} boots a prefix; walk of patched '
                 f'{patched[:12]}):\n' + attribution(steps))
         (out / 'attribution.md').write_text(text + '\n')
+        if lane == 'main':
+            # Beside the trees it measured, for make report in any clone.
+            (cache / ATTRIBUTION).write_text(text + '\n')
         print(text)
     details = []
     last: Optional[Step] = None

@@ -81,6 +81,41 @@ class RunStepTest(unittest.TestCase):
         self.assertIsNone(step.outcomes)
         self.assertEqual(step.error, "../mm/x.c:3:16: error: 'y' undeclared")
 
+    def test_a_benchmark_walk_boots_only_the_benchmarks(self) -> None:
+        import tempfile
+        from pathlib import Path
+        from unittest import mock
+        from trees import Tree
+        sample = ('# t: mm_bench suite=vmalloc bench=fix_size_alloc_test '
+                  'p=1 h=0 loops=5 sample=0 value={} unit=ns\n')
+        commands = []
+        with tempfile.TemporaryDirectory() as tmp:
+            def execute(tree, what, name, cmd, *rest):  # noqa: ANN001
+                commands.append(cmd)
+                run = Path(tmp) / name
+                run.mkdir()
+                (run / 'test.log').write_text(sample.format(
+                    100 + len(commands)))
+                (run / 'results.json').write_text('{}')
+                return run
+
+            with mock.patch.object(walk.trees, 'git'), \
+                    mock.patch.object(walk.kunit_run, 'execute',
+                                      side_effect=execute), \
+                    mock.patch.object(walk.results, 'load',
+                                      return_value={'b.c': 'pass'}):
+                step = walk.run_step(Tree('walk', Path('/t')), '0123abcd',
+                                     'F3', Path('/c'), 'mm_bench_vmalloc', 2,
+                                     clock='icount')
+        # No suites run: the first boot builds, the second only boots.
+        self.assertEqual([c[2] for c in commands], ['run', 'exec'])
+        self.assertTrue(all(c[-1] == 'mm_bench_vmalloc' for c in commands))
+        self.assertIn('-icount', ' '.join(commands[0]))
+        self.assertEqual(step.outcomes, {'b.c': 'pass'})
+        key = walk.bench.Key('vmalloc', 'fix_size_alloc_test', 'p=1 h=0',
+                             'ns')
+        self.assertEqual(step.samples[key], [101.0, 102.0])
+
 
 if __name__ == '__main__':
     unittest.main()
