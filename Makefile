@@ -5,7 +5,8 @@
 #   make test     the host scripts' tests, the verification, checkpatch and
 #                 a smoke run of every benchmark; ends "N passed, N failed"
 #   make bench    the A/B benchmark report alone
-#                 (both: PROFILE=smoke|quick|full, BOOTS=n, CLOCK=host|icount)
+#                 (both: PROFILE=smoke|quick|full, BOOTS=n,
+#                 CLOCK=host|icount|both, by default both side by side)
 #   make mutants  every mutant of kunit/mutants/ must be killed (MUTANT=names,
 #                 GRANULE=16k|64k|nothp moves the main lane's ones there)
 #   make mutate   generated mutants of each patch's added C lines, judged
@@ -13,8 +14,8 @@
 #                 demand; verdicts are kept, so a run cut short goes on
 #   make hunks    which hunks of the series a mutant pins (no kernel build)
 #   make walk     the suites at every prefix of the series (BENCH=glob,
-#                 BOOTS=n, CLOCK=host|icount: which patch moved which
-#                 benchmark; GRANULE=main|16k|64k|nothp)
+#                 BOOTS=n, CLOCK=icount by default, or host: which patch
+#                 moved which benchmark; GRANULE=main|16k|64k|nothp)
 #   make granules both trees on 4K, 16K, 64K pages and without THP
 #   make sanitize the patched tree under KASAN, lockdep, kmemleak & co.
 #   make cross    every prefix for x86_64 and riscv64; suites on x86_64
@@ -22,7 +23,7 @@ PYTHON ?= python3
 TOOL := $(PYTHON) scripts/mmseries.py
 PROFILE ?= quick
 BOOTS ?= 4
-CLOCK ?= host
+CLOCK ?= both
 
 .PHONY: report test verify unit trees deps bench mutants mutate walk \
 	sanitize cross granules hunks clean
@@ -42,7 +43,8 @@ mutate:
 
 walk:
 	@$(TOOL) walk $(if $(GRANULE),--granule=$(GRANULE)) \
-		$(if $(BENCH),--bench=$(BENCH) --boots=$(BOOTS) --clock=$(CLOCK))
+		$(if $(BENCH),--bench=$(BENCH) --boots=$(BOOTS) \
+		--clock=$(if $(filter both,$(CLOCK)),icount,$(CLOCK)))
 
 # Results only; the kernel repo, worktrees and ccache stay in the cache.
 clean:

@@ -274,6 +274,8 @@ static const struct vmalloc_bench vmalloc_benches[] = {
 	{ "fix_size_alloc_test", fix_size_alloc, 1, true, SEED_LOOPS },
 	{ "fix_size_alloc_test", fix_size_alloc, 2, false, SEED_LOOPS },
 	{ "fix_size_alloc_test", fix_size_alloc, 2, true, SEED_LOOPS },
+	/* Seed 001 (Rezki): 3 pages, served from the per-cpu lists. */
+	{ "fix_size_alloc_test", fix_size_alloc, 3, false, SEED_LOOPS },
 	{ "fix_size_alloc_test", fix_size_alloc, 4, false, SEED_LOOPS },
 	{ "fix_size_alloc_test", fix_size_alloc, 4, true, SEED_LOOPS },
 	{ "fix_size_alloc_test", fix_size_alloc, 8, false, SEED_LOOPS },

@@ -200,6 +200,38 @@ def render_agreement(rows: Sequence[Agreement]) -> str:
     return '\n'.join(lines)
 
 
+def _clock_cell(c: Optional[stats.Comparison]) -> str:
+    if c is None:
+        return 'not run'
+    hw = f'{c.change_hw_pct:.2f}' if math.isfinite(c.change_hw_pct) \
+        else 'n/a'
+    return f'{change_cell(c)} +-{hw} (p {c.p_value:.3f})'
+
+
+def render_clocks(host: Sequence[Row], icount: Sequence[Row]) -> str:
+    """Each case on both clocks side by side: the change of elapsed time
+    under the host clock and of instructions under icount, each with the
+    95% half-width of the change. The mark of a case is icount's: its
+    observations repeat from boot to boot, the host clock's do not."""
+    on_host = {r.key: r.comparison for r in host}
+    on_icount = {r.key: r.comparison for r in icount}
+    keys = sorted(set(on_host) | set(on_icount), key=_natural)
+    lines = ['| Benchmark | time, host clock | instructions, icount | '
+             'mark |', '|---|---|---|---|']
+    for key in keys:
+        mark = on_icount[key].mark if key in on_icount else ''
+        lines.append(f'| {key.label()} | {_clock_cell(on_host.get(key))} | '
+                     f'{_clock_cell(on_icount.get(key))} | {mark or "-"} |')
+    both = [k for k in keys if k in on_host and k in on_icount]
+    same = sum((on_host[k].change_pct > 0) == (on_icount[k].change_pct > 0)
+               for k in both)
+    improved, regressed = marks([Row(k, c) for k, c in on_icount.items()])
+    lines.append(f'both clocks: {len(keys)} cases; icount marks '
+                 f'{improved} (I), {regressed} (R); the host clock moves '
+                 f'the same way in {same} of {len(both)}')
+    return '\n'.join(lines)
+
+
 def change_cell(c: stats.Comparison) -> str:
     return f'{c.mark} {c.change_pct:+.2f}%'.strip()
 

@@ -70,13 +70,15 @@ def text(ours: List[bench.Row], counts: List[bench.Row],
 
 def write(base: bench.Samples, patched: bench.Samples,
           tv_base: bench.Samples, tv_patched: bench.Samples,
-          meta: Dict[str, object], header: str) -> List[bench.Row]:
-    """Print the report and keep it; returns the harness's rows."""
+          meta: Dict[str, object], header: str,
+          out: Optional[Path] = None, echo: bool = True) -> List[bench.Row]:
+    """Keep the report in out (build/bench/ by default) and, with echo,
+    print it; returns the harness's rows."""
     ours, counts = bench.split_counts(bench.compare(base, patched))
     reference = bench.compare(tv_base, tv_patched)
     report = text(ours, counts, reference,
                   {'base': base, 'patched': patched}, header)
-    out = project.RESULTS / 'bench'
+    out = out or project.RESULTS / 'bench'
     out.mkdir(parents=True, exist_ok=True)
     data = bench.to_json(ours + counts, meta)
     data['test_vmalloc'] = bench.to_json(reference, {})['rows']
@@ -88,6 +90,7 @@ def write(base: bench.Samples, patched: bench.Samples,
         tmp.replace(out / name)
     chart = draw_chart(out / 'report.json', out / 'report.png')
     (out / 'report.txt').write_text(report + '\n' + chart + '\n')
-    print(report)
-    print(chart)
+    if echo:
+        print(report)
+        print(chart)
     return ours

@@ -8,8 +8,9 @@ import argparse
 import re
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Dict, List, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import base_source
 import bench
@@ -25,6 +26,7 @@ import mutate
 import packages
 import project
 import sanitizers
+import seed_rows
 import series
 import trees
 import tcg_counts
@@ -117,27 +119,66 @@ def run_unit() -> Tuple[int, int]:
     return good, bad
 
 
+@dataclass
+class Measured:
+    """One clock's A/B boots: the harness's and test_vmalloc.ko's samples
+    per tree and, under icount with the plugin, their counts."""
+    clock: str
+    base: bench.Samples
+    patched: bench.Samples
+    tv_base: bench.Samples
+    tv_patched: bench.Samples
+    counts: Dict[str, tcg_counts.Counts]
+    tv_counts: Dict[str, tcg_counts.Counts]
+
+
+def measure(the_trees: Dict[str, trees.Tree], profile: str, boots: int,
+            clock: str, plugin: Optional[Path]) -> Measured:
+    counts: Dict[str, tcg_counts.Counts] = {}
+    tv_counts: Dict[str, tcg_counts.Counts] = {}
+    base, patched = bench_run.ab(the_trees, project.CACHE, profile, clock,
+                                 boots, plugin, counts)
+    tv_base, tv_patched = vmalloc_module_run.ab(
+        the_trees, project.CACHE, profile, clock, boots, plugin, tv_counts)
+    return Measured(clock, base, patched, tv_base, tv_patched, counts,
+                    tv_counts)
+
+
+def counts_table(m: Measured, boots: int) -> str:
+    return ('\nWhat each operation executed (TCG plugin, icount, mean '
+            f'over {boots} boot(s) a tree), harness:\n'
+            + tcg_counts.render(m.counts.get('base', {}),
+                                m.counts.get('patched', {}))
+            + '\n\ntest_vmalloc.ko, each single-test load less a load '
+            'that runs no test, per loop of each run:\n'
+            + tcg_counts.render(m.tv_counts.get('base', {}),
+                                m.tv_counts.get('patched', {})))
+
+
 def run_bench(profile: str, boots: int, clock: str) -> Tuple[int, int]:
-    """The A/B benchmark report (harness and test_vmalloc.ko); returns
-    (benchmarks ran or compared, 0)."""
+    """The A/B benchmark report (harness and test_vmalloc.ko) on one clock
+    or, with clock "both", on the host clock and on icount, side by side;
+    returns (benchmarks ran or compared, 0)."""
+    clocks = bench_run.BOTH if clock == 'both' else (clock,)
+    for c in clocks:
+        if c not in bench_run.CLOCKS:
+            raise SeriesError(f'unknown clock {c!r} (one of '
+                              f'{", ".join((*bench_run.CLOCKS, "both"))})')
     plugin, plugin_note = None, ''
-    if clock == 'icount' and profile != 'smoke':
+    if 'icount' in clocks and profile != 'smoke':
         # Its counters are exact only on icount's one vCPU.
         plugin, plugin_note = tcg_counts.try_build(project.CACHE)
         if plugin_note:
             print(plugin_note, flush=True)
-    counts: Dict[str, tcg_counts.Counts] = {}
     with project.build_lock(project.CACHE):
         the_trees = prepare_trees()
-        base, patched = bench_run.ab(the_trees, project.CACHE, profile,
-                                     clock, boots, plugin, counts)
-        tv_counts: Dict[str, tcg_counts.Counts] = {}
-        tv_base, tv_patched = vmalloc_module_run.ab(
-            the_trees, project.CACHE, profile, clock, boots, plugin,
-            tv_counts)
+        runs = [measure(the_trees, profile, boots, c,
+                        plugin if c == 'icount' else None) for c in clocks]
     if profile == 'smoke':
-        ran = bench_run.cases_ran([base, patched])
-        tv_ran = bench_run.cases_ran([tv_base, tv_patched])
+        ran = bench_run.cases_ran([s for m in runs for s in (m.base,
+                                                              m.patched)])
+        tv_ran = bench_run.cases_ran([s for m in runs
+                                      for s in (m.tv_base, m.tv_patched)])
         print(f'\nbench smoke: {ran} benchmarks of the harness and '
               f'{tv_ran} test_vmalloc.ko tests ran on base and patched, '
               'every case passed')
@@ -145,38 +186,62 @@ def run_bench(profile: str, boots: int, clock: str) -> Tuple[int, int]:
     note = packages.try_optional()
     if note:
         print(note)
-    meta = {'profile': profile, 'boots_per_tree': boots, 'clock': clock,
-            'base': f'{project.BASE_PACKAGE} {project.BASE_VERSION}',
-            'series': list(series.load(project.PATCHES).changes),
-            'configs': [str(c.relative_to(project.REPO))
-                        for c in bench_run.CONFIGS],
-            'command': bench_run.command('run', profile, clock, 0),
-            'test_vmalloc_loops': vmalloc_module_run.LOOPS[profile],
-            'test_vmalloc_qemu': vmalloc_module_run.qemu_command(
-                Path('Image.gz'), Path('initrd.cpio'), clock)}
-    header = (f'\nBenchmarks: {boots} boot(s) per tree, alternating, '
-              f'profile {profile}, {clock} clock '
-              f'({bench_run.CLOCK_NOTES[clock]})')
-    rows = bench_report.write(base, patched, tv_base, tv_patched, meta,
-                              header)
-    improved, regressed = bench.marks(rows)
-    print(f'{len(rows)} timed benchmarks compared: {improved} (I), '
-          f'{regressed} (R); text, JSON, CSV in {project.RESULTS / "bench"}')
-    print(bench.spread_line(clock, rows))
-    if counts:
-        table = ('\nWhat each operation executed (TCG plugin, icount, mean '
-                 f'over {boots} boot(s) a tree), harness:\n'
-                 + tcg_counts.render(counts.get('base', {}),
-                                     counts.get('patched', {}))
-                 + '\n\ntest_vmalloc.ko, each single-test load less a load '
-                 'that runs no test, per loop:\n'
-                 + tcg_counts.render(tv_counts.get('base', {}),
-                                     tv_counts.get('patched', {})))
-        (project.RESULTS / 'bench' / 'counts.txt').write_text(table + '\n')
+    out = project.RESULTS / 'bench'
+    rows: Dict[str, List[bench.Row]] = {}
+    for m in runs:
+        meta = {'profile': profile, 'boots_per_tree': boots,
+                'clock': m.clock,
+                'base': f'{project.BASE_PACKAGE} {project.BASE_VERSION}',
+                'series': list(series.load(project.PATCHES).changes),
+                'configs': [str(c.relative_to(project.REPO))
+                            for c in bench_run.CONFIGS],
+                'command': bench_run.command('run', profile, m.clock, 0),
+                'test_vmalloc_loops': vmalloc_module_run.LOOPS[profile],
+                'test_vmalloc_qemu': vmalloc_module_run.qemu_command(
+                    Path('Image.gz'), Path('initrd.cpio'), m.clock)}
+        header = (f'\nBenchmarks: {boots} boot(s) per tree, alternating, '
+                  f'profile {profile}, {m.clock} clock '
+                  f'({bench_run.CLOCK_NOTES[m.clock]})')
+        rows[m.clock] = bench_report.write(
+            m.base, m.patched, m.tv_base, m.tv_patched, meta, header,
+            out / m.clock if len(runs) > 1 else out, echo=len(runs) == 1)
+        rows[f'tv-{m.clock}'] = bench.compare(m.tv_base, m.tv_patched)
+    if len(runs) > 1:
+        print(f'\nBenchmarks on both clocks: {boots} boot(s) per tree and '
+              f'clock, alternating, profile {profile}; each clock\'s whole '
+              f'report (tables, JSON, CSV, chart) in {out}/host and '
+              f'{out}/icount.\nChange: (patched - base) / base, with the '
+              '95% half-width of the change and Welch\'s p; smaller is '
+              'better.\nharness:\n'
+              + bench.render_clocks(rows['host'], rows['icount'])
+              + '\n\ntest_vmalloc.ko (the seeds\' tool):\n'
+              + bench.render_clocks(rows['tv-host'], rows['tv-icount']))
+        icount = runs[1]
+        base, patched = bench.split_counts(bench.compare(icount.base,
+                                                          icount.patched))
+        if patched:
+            print('\nExact counts (icount boots):\n' + bench.render_counts(
+                patched, icount.base, icount.patched))
+        print('\nHarness and test_vmalloc.ko on their shared cases '
+              '(icount):\n' + bench.render_agreement(
+                  bench.agreement(rows['icount'], rows['tv-icount'])))
+    print('\nThe seeds\' rows against ours (the harness):\n'
+          + seed_rows.render(seed_rows.compare(seed_rows.load(), rows)))
+    for m in runs:
+        improved, regressed = bench.marks(rows[m.clock])
+        print(f'{m.clock}: {len(rows[m.clock])} timed benchmarks compared: '
+              f'{improved} (I), {regressed} (R)')
+    print(f'text, JSON, CSV in {out}')
+    for m in runs:
+        print(bench.spread_line(m.clock, rows[m.clock]))
+    counted = [m for m in runs if m.counts]
+    if counted:
+        table = counts_table(counted[0], boots)
+        (out / 'counts.txt').write_text(table + '\n')
         print(table)
-    elif clock == 'icount' and profile != 'smoke':
+    elif 'icount' in clocks:
         print(plugin_note or 'TCG plugin: no window counted')
-    return len(rows), 0
+    return sum(len(rows[m.clock]) for m in runs), 0
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -303,18 +368,20 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def print_attribution() -> None:
     """The last make walk BENCH=...'s table of which patch moved which
-    benchmark, when it walked the series as it is now; else the line that
-    says how to get it (a walk is too long for every report)."""
-    path = project.RESULTS / 'walk' / 'attribution.md'
-    patched = ''
-    if path.exists():
-        patched = project.git(project.CACHE / 'linux.git', 'rev-parse',
-                              'patched', check=False).stdout.strip()
-    if patched and f'walk of patched {patched[:12]}' in path.read_text():
-        print('\n' + path.read_text().rstrip())
-        return
+    benchmark (this clone's, else the one kept in the cache by a walk
+    from any clone), when it walked the series as it is now; else the
+    line that says how to get it (a walk is too long for every report)."""
+    kept = [p for p in (project.RESULTS / 'walk' / 'attribution.md',
+                        project.CACHE / walk.ATTRIBUTION) if p.exists()]
+    patched = project.git(project.CACHE / 'linux.git', 'rev-parse',
+                          'patched', check=False).stdout.strip() \
+        if kept else ''
+    for path in kept:
+        if patched and f'walk of patched {patched[:12]}' in path.read_text():
+            print('\n' + path.read_text().rstrip())
+            return
     print('\nper-patch attribution: not measured for this series; make walk '
-          'BENCH=mm_bench_vmalloc CLOCK=icount BOOTS=2 walks it (an '
+          'BENCH=mm_bench_vmalloc BOOTS=2 walks it (icount clock; an '
           'incremental build and two boots a prefix)')
 
 
@@ -396,8 +463,8 @@ def make_parser() -> argparse.ArgumentParser:
                                choices=bench_run.PROFILES)
         sub[name].add_argument('--boots', type=positive, default=4,
                                help='benchmark boots per tree (default 4)')
-        sub[name].add_argument('--clock', default='host',
-                               choices=sorted(bench_run.CLOCKS))
+        sub[name].add_argument('--clock', default='both',
+                               choices=sorted((*bench_run.CLOCKS, 'both')))
     sub['mutants'].add_argument('names', nargs='*',
                                 help='mutants of kunit/mutants/ (default: '
                                      'all)')
@@ -420,9 +487,9 @@ def make_parser() -> argparse.ArgumentParser:
                                   'e.g. mm_bench_vmalloc')
     sub['walk'].add_argument('--boots', type=int, default=3,
                              help='bench boots per prefix (default 3)')
-    sub['walk'].add_argument('--clock', default='host',
+    sub['walk'].add_argument('--clock', default='icount',
                              choices=tuple(bench_run.CLOCKS),
-                             help='the benchmarks\' clock (default host)')
+                             help='the benchmarks\' clock (default icount)')
     return parser
 
 

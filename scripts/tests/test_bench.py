@@ -143,5 +143,41 @@ class SpreadLineTest(unittest.TestCase):
                          'icount: no timed case')
 
 
+class ClocksTest(unittest.TestCase):
+    A = bench.Key('vmalloc', 'fix_size_alloc_test', 'p=1 h=0', 'ns')
+    B = bench.Key('vmalloc', 'fix_size_alloc_test', 'p=16 h=0', 'ns')
+
+    def test_both_clocks_side_by_side_marked_by_icount(self) -> None:
+        # The host clock: wide and, for A, the other way; icount exact.
+        host = bench.compare({self.A: [100.0, 140.0, 90.0],
+                              self.B: [100.0, 90.0, 110.0]},
+                             {self.A: [95.0, 130.0, 85.0],
+                              self.B: [70.0, 60.0, 80.0]})
+        icount = bench.compare({self.A: [1000.0, 1000.0, 1000.0],
+                                self.B: [5000.0, 5000.0, 5000.0]},
+                               {self.A: [1061.0, 1061.0, 1061.0],
+                                self.B: [3000.0, 3000.0, 3000.0]})
+        lines = bench.render_clocks(host, icount).splitlines()
+        self.assertEqual(lines[0], '| Benchmark | time, host clock | '
+                                   'instructions, icount | mark |')
+        a = next(line for line in lines if 'p:1,' in line)
+        # p:1 before p:16; the host clock's change unmarked, icount's (R).
+        self.assertLess(lines.index(a),
+                        lines.index(next(x for x in lines if 'p:16' in x)))
+        self.assertIn('| -6.06% +-51.95 (p 0.761) |', a)
+        self.assertTrue(a.endswith('| (R) +6.10% +-0.00 (p 0.000) | (R) |'),
+                        a)
+        self.assertEqual(lines[-1], 'both clocks: 2 cases; icount marks 1 '
+                                    '(I), 1 (R); the host clock moves the '
+                                    'same way in 1 of 2')
+
+    def test_a_case_one_clock_did_not_run(self) -> None:
+        icount = bench.compare({self.A: [1.0, 1.0]}, {self.A: [2.0, 2.0]})
+        line = bench.render_clocks([], icount).splitlines()[2]
+        self.assertTrue(line.startswith('| fix_size_alloc_test: p:1, h:0 '
+                                        '(ns) | not run | (R) +100.00%'),
+                        line)
+
+
 if __name__ == '__main__':
     unittest.main()

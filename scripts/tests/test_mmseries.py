@@ -99,7 +99,7 @@ class MainTest(unittest.TestCase):
             self.assertEqual(mmseries.main(['report']), 0)
         self.assertEqual(bench.call_args_list,
                          [mock.call('smoke', 2, 'icount'),
-                          mock.call('quick', 4, 'host')])
+                          mock.call('quick', 4, 'both')])
 
     def test_every_subcommand_has_help_and_a_make_target(self) -> None:
         make = (mmseries.project.REPO / 'Makefile').read_text()
@@ -125,6 +125,92 @@ class MainTest(unittest.TestCase):
                 contextlib.redirect_stdout(io.StringIO()), \
                 self.assertRaisesRegex(SeriesError, 'without their counts'):
             mmseries.run_unit()
+
+
+class BenchBothClocksTest(unittest.TestCase):
+    KEY = mmseries.bench.Key('vmalloc', 'fix_size_alloc_test', 'p=1 h=0',
+                             'ns')
+    TV = mmseries.bench.Key('test_vmalloc', 'fix_size_alloc_test',
+                            'p=1 h=0', 'us')
+
+    def measured(self, trees, profile, boots, clock, plugin
+                 ) -> 'mmseries.Measured':
+        self.calls.append((clock, plugin))
+        exact = clock == 'icount'
+        base = {self.KEY: [100.0] * 3 if exact else [90.0, 100.0, 130.0]}
+        patched = {self.KEY: [106.0] * 3 if exact else [95.0, 80.0, 120.0]}
+        counts = {t: {self.KEY: {c: [1.0] for c in
+                                 mmseries.tcg_counts.COLUMNS}}
+                  for t in ('base', 'patched')} if plugin else {}
+        return mmseries.Measured(clock, base, patched,
+                                 {self.TV: [7.0, 7.0]}, {self.TV: [8.0, 8.0]},
+                                 counts, {})
+
+    def test_host_then_icount_side_by_side(self) -> None:
+        import tempfile
+        from pathlib import Path
+        self.calls: list = []
+        out = io.StringIO()
+        with tempfile.TemporaryDirectory() as tmp, \
+                mock.patch.object(mmseries.project, 'RESULTS', Path(tmp)), \
+                mock.patch.object(mmseries.project, 'build_lock'), \
+                mock.patch.object(mmseries, 'prepare_trees',
+                                  return_value={}), \
+                mock.patch.object(mmseries.tcg_counts, 'try_build',
+                                  return_value=(Path('/p.so'), '')), \
+                mock.patch.object(mmseries.packages, 'try_optional',
+                                  return_value=''), \
+                mock.patch.object(mmseries.bench_report, 'draw_chart',
+                                  return_value='chart: none'), \
+                mock.patch.object(mmseries, 'measure',
+                                  side_effect=self.measured), \
+                contextlib.redirect_stdout(out):
+            mmseries.run_bench('quick', 3, 'both')
+            # Each clock's whole report is kept apart.
+            for clock in ('host', 'icount'):
+                self.assertTrue((Path(tmp) / 'bench' / clock /
+                                 'report.txt').exists())
+        # The plugin only on icount's boots.
+        self.assertEqual(self.calls, [('host', None),
+                                      ('icount', Path('/p.so'))])
+        text = out.getvalue()
+        self.assertIn('| fix_size_alloc_test: p:1, h:0 (ns) | -7.81% +-', text)
+        self.assertIn('| (R) +6.00% +-0.00 (p 0.000) | (R) |', text)
+        self.assertIn('icount: max half-width 0.00% over 1 cases', text)
+        self.assertIn('host: max half-width', text)
+        self.assertIn('seed rows: ', text)
+        self.assertIn('What each operation executed', text)
+
+    def test_an_unknown_clock_is_refused_before_any_boot(self) -> None:
+        with mock.patch.object(mmseries, 'measure') as measure, \
+                self.assertRaisesRegex(SeriesError, "unknown clock 'tsc'"):
+            mmseries.run_bench('quick', 3, 'tsc')
+        measure.assert_not_called()
+
+
+class AttributionTest(unittest.TestCase):
+    def test_the_walk_kept_in_the_cache_for_the_series_as_it_is(self
+                                                                 ) -> None:
+        import tempfile
+        from pathlib import Path
+        with tempfile.TemporaryDirectory() as tmp:
+            cache, results = Path(tmp) / 'cache', Path(tmp) / 'build'
+            cache.mkdir()
+            (cache / mmseries.walk.ATTRIBUTION).write_text(
+                'Which patch moved each benchmark (walk of patched '
+                '0123456789ab):\n| x | y | z |\n')
+            git = mock.Mock(return_value=mock.Mock(stdout=''))
+            for patched, expected in (('0123456789ab', '| x | y | z |'),
+                                      ('fedcba987654', 'not measured')):
+                git.return_value.stdout = patched + 'cdef\n'
+                out = io.StringIO()
+                with mock.patch.object(mmseries.project, 'CACHE', cache), \
+                        mock.patch.object(mmseries.project, 'RESULTS',
+                                          results), \
+                        mock.patch.object(mmseries.project, 'git', git), \
+                        contextlib.redirect_stdout(out):
+                    mmseries.print_attribution()
+                self.assertIn(expected, out.getvalue())
 
 
 if __name__ == '__main__':
