@@ -22,7 +22,7 @@
 PYTHON ?= python3
 TOOL := $(PYTHON) scripts/mmseries.py
 PROFILE ?= quick
-BOOTS ?= 4
+BOOTS ?= 3
 CLOCK ?= both
 
 .PHONY: report test verify unit trees deps bench mutants mutate walk \

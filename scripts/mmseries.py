@@ -461,8 +461,8 @@ def make_parser() -> argparse.ArgumentParser:
     for name in ('report', 'bench'):
         sub[name].add_argument('--profile', default='quick',
                                choices=bench_run.PROFILES)
-        sub[name].add_argument('--boots', type=positive, default=4,
-                               help='benchmark boots per tree (default 4)')
+        sub[name].add_argument('--boots', type=positive, default=3,
+                               help='benchmark boots per tree (default 3)')
         sub[name].add_argument('--clock', default='both',
                                choices=sorted((*bench_run.CLOCKS, 'both')))
     sub['mutants'].add_argument('names', nargs='*',

@@ -99,7 +99,7 @@ class MainTest(unittest.TestCase):
             self.assertEqual(mmseries.main(['report']), 0)
         self.assertEqual(bench.call_args_list,
                          [mock.call('smoke', 2, 'icount'),
-                          mock.call('quick', 4, 'both')])
+                          mock.call('quick', 3, 'both')])
 
     def test_every_subcommand_has_help_and_a_make_target(self) -> None:
         make = (mmseries.project.REPO / 'Makefile').read_text()
