@@ -180,6 +180,9 @@ class BenchBothClocksTest(unittest.TestCase):
         self.assertIn('host: max half-width', text)
         self.assertIn('seed rows: ', text)
         self.assertIn('What each operation executed', text)
+        self.assertTrue(text.rstrip().endswith(
+            'icount: max half-width 0.00% over 1 cases '
+            '(fix_size_alloc_test: p:1, h:0 (ns))'), text[-200:])
 
     def test_an_unknown_clock_is_refused_before_any_boot(self) -> None:
         with mock.patch.object(mmseries, 'measure') as measure, \
