@@ -24,6 +24,7 @@ import kunit_run
 import project
 import reasons
 import results
+import series
 import stats
 import trees
 from project import SeriesError
@@ -41,6 +42,7 @@ class Step:
     outcomes: Optional[Dict[str, str]] = None      # None: did not build
     error: str = ''
     samples: bench.Samples = field(default_factory=dict)
+    label: str = ''     # the patch's number, e.g. 0018
 
 
 def prefixes(repo: Path) -> List[Tuple[str, str]]:
@@ -74,28 +76,46 @@ def other_reasons(step: Step) -> List[str]:
                   if o.endswith(reasons.OTHER))
 
 
-def attribution(steps: Sequence[Step]) -> str:
+# A move smaller than this share of the row is not named: under icount
+# every prefix's count is exact, and a patch that touches none of the
+# benchmark's code still shifts it by up to about 1% (timer interrupts
+# land at other instructions when the kernel's code moves), up to about
+# 5% for the kvfree_rcu rows, whose grace periods follow the timer.
+MIN_MOVE_PCT = 1.0
+
+
+def attribution(steps: Sequence[Step],
+                min_move_pct: float = MIN_MOVE_PCT) -> str:
     """Per benchmark row: its change from base to the whole series, and
     each patch whose prefix moved it (the 95% intervals of the prefix and
-    the one before it do not overlap), by how much."""
+    the one before it do not overlap) by at least min_move_pct, by how
+    much; the smaller significant moves are counted."""
     ran = [s for s in steps if s.outcomes is not None and s.samples]
     if len(ran) < 2:
         return 'no benchmark ran at two prefixes'
     lines = ['| benchmark | base -> series | moved by (change, 95% '
-             'half-width of the change) |', '|---|---|---|']
+             f'half-width of the change; moves under {min_move_pct:g}% '
+             'counted) |', '|---|---|---|']
     first, last = ran[0], ran[-1]
     whole = {r.key: r.comparison for r in bench.compare(first.samples,
                                                          last.samples)}
     by_key: Dict[bench.Key, List[str]] = {}
+    small: Dict[bench.Key, int] = {}
     for before, after in zip(ran, ran[1:]):
         for key, c in moved(before.samples, after.samples):
+            if abs(c.change_pct) < min_move_pct:
+                small[key] = small.get(key, 0) + 1
+                continue
             by_key.setdefault(key, []).append(
-                f'"{after.subject}" {c.change_pct:+.1f}% '
+                f'{after.label or after.subject} {c.change_pct:+.1f}% '
                 f'(+-{c.change_hw_pct:.1f})')
     for key in sorted(whole):
         c = whole[key]
+        named = '; '.join(by_key.get(key, [])) or 'none'
+        if small.get(key):
+            named += f'; {small[key]} under {min_move_pct:g}%'
         lines.append(f'| {key.label()} | {bench.change_cell(c)} | '
-                     f'{"; ".join(by_key.get(key, [])) or "none"} |')
+                     f'{named} |')
     return '\n'.join(lines)
 
 
@@ -171,6 +191,13 @@ def run_step(tree: Tree, commit: str, subject: str, cache: Path,
     return step
 
 
+def label_steps(steps: Sequence[Step]) -> None:
+    """Each change's step takes its patch's number (the series' order)."""
+    changes = list(series.load(project.PATCHES).changes)
+    for step, name in zip(steps[1:], changes):
+        step.label = name[:4]
+
+
 def run(cache: Path, bench_filter: Optional[str] = None,
         boots: int = 3, lane: str = 'main', clock: str = 'icount') -> int:
     """Walk the series on one lane (a granule's: main, 16k, 64k, nothp);
@@ -180,6 +207,7 @@ def run(cache: Path, bench_filter: Optional[str] = None,
     steps = [run_step(tree, commit, subject, cache, bench_filter, boots,
                       lane, clock)
              for commit, subject in prefixes(cache / 'linux.git')]
+    label_steps(steps)
     table = render(steps)
     out = project.RESULTS / ('walk' if lane == 'main' else f'walk-{lane}')
     out.mkdir(parents=True, exist_ok=True)

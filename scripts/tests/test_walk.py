@@ -44,11 +44,20 @@ class WalkTest(unittest.TestCase):
             walk.Step('c2', 'mm/vmalloc: lazy MMU', {},
                       samples={fix: [90.0, 90.2, 89.8],
                                ram: [50.2, 50.1, 49.9]})]
+        steps[2].label = '0016'
         text = walk.attribution(steps)
         self.assertIn('| fix_size_alloc_test: p:16, h:0 (ns) | (I) -10.00% '
-                      '| "mm/vmalloc: lazy MMU" -10.0% (+-0.4) |', text)
+                      '| 0016 -10.0% (+-0.4) |', text)
         self.assertIn('| vm_map_ram_test: p:1, h:0 (ns) |', text)
         self.assertTrue(text.rstrip().endswith('| none |'))
+        # An exact move smaller than the floor is counted, not named.
+        exact = [walk.Step('c0', 'base', {}, samples={fix: [100.0] * 2}),
+                 walk.Step('c1', 'x', {}, samples={fix: [100.5] * 2},
+                           label='0002'),
+                 walk.Step('c2', 'y', {}, samples={fix: [80.0] * 2},
+                           label='0018')]
+        self.assertIn('| 0018 -20.4% (+-0.0); 1 under 1% |',
+                      walk.attribution(exact))
         self.assertEqual(walk.attribution(steps[:1]),
                          'no benchmark ran at two prefixes')
 
