@@ -29,10 +29,18 @@ class Key:
     params: str
     unit: str
 
+    def case(self) -> str:
+        """The benchmark and its parameters, as the seeds' tables write
+        them: fix_size_alloc_test: p:1, h:0."""
+        return case_label(self.bench, self.params)
+
     def label(self) -> str:
-        params = ', '.join(p.replace('=', ':') for p in self.params.split())
-        return f'{self.bench}: {params} ({self.unit})' if params else \
-            f'{self.bench} ({self.unit})'
+        return f'{self.case()} ({self.unit})'
+
+
+def case_label(name: str, params: str) -> str:
+    shown = ', '.join(p.replace('=', ':') for p in params.split())
+    return f'{name}: {shown}' if shown else name
 
 
 Samples = Dict[Key, List[float]]
@@ -179,7 +187,7 @@ def agreement(ours: Sequence[Row], reference: Sequence[Row]
               ) -> List[Agreement]:
     """The rows both ran: same benchmark and parameters, any unit."""
     mine = {(r.key.bench, r.key.params): r for r in ours}
-    return [Agreement(r.key.label().rsplit(' (', 1)[0],
+    return [Agreement(r.key.case(),
                       mine[(r.key.bench, r.key.params)].comparison,
                       r.comparison)
             for r in reference if (r.key.bench, r.key.params) in mine]

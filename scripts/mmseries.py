@@ -216,7 +216,7 @@ def run_bench(profile: str, boots: int, clock: str) -> Tuple[int, int]:
               + bench.render_clocks(rows['host'], rows['icount'])
               + '\n\ntest_vmalloc.ko (the seeds\' tool):\n'
               + bench.render_clocks(rows['tv-host'], rows['tv-icount']))
-        icount = runs[1]
+        icount = next(m for m in runs if m.clock == 'icount')
         _, count_rows = bench.split_counts(bench.compare(icount.base,
                                                          icount.patched))
         if count_rows:

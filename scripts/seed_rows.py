@@ -86,7 +86,7 @@ def render(held: Sequence[Held]) -> str:
              'ours, host clock | verdict |', '|---|---|---|---|---|---|---|']
     for h in held:
         r = h.row
-        what = bench.Key('', r.bench, r.params, '').label()[:-3] \
+        what = bench.case_label(r.bench, r.params) \
             if r.bench != '-' else r.note
         lines.append(f'| {r.seed} | {r.column} | {what} | '
                      f'{f"{r.mark} {r.change_pct:+.2f}%".strip()} | '
