@@ -64,6 +64,14 @@ static const struct map_size_case map_size_cases[] = {
 	  PAGE_SIZE },
 	{ "addr_off_half_block", CONT_PTE_SIZE / 2, SIXTEEN_BLOCKS, 0,
 	  CONT_PTE_SHIFT, PAGE_SIZE },
+	/*
+	 * The next block's first pfn: HOOK_PFN itself is a multiple of
+	 * CONT_PTE_SIZE on 4K pages, so only a pfn that is block aligned but
+	 * not such a multiple tells an alignment check of PFN_PHYS(pfn) from
+	 * one of the pfn taken as an address.
+	 */
+	{ "pfn_next_block", 0, SIXTEEN_BLOCKS, CONT_PTES, CONT_PTE_SHIFT,
+	  CONT_PTE_SIZE },
 	{ "pfn_off_1", 0, SIXTEEN_BLOCKS, 1, CONT_PTE_SHIFT, PAGE_SIZE },
 	{ "pfn_off_half_block", 0, SIXTEEN_BLOCKS, CONT_PTES / 2,
 	  CONT_PTE_SHIFT, PAGE_SIZE },

@@ -236,6 +236,24 @@ static pte_t entry_at(const struct entry_fixture *f, unsigned int i)
 	return __ptep_get(f->ptep + i);
 }
 
+/*
+ * The block's own entries only: the next block's worth of entries of the
+ * same table, which no case maps unless it says so, stays none. A write
+ * or clear one entry (or one block) too far shows here, not only by
+ * chance in a flush range or a page_table_check count. FIXTURE_ADDR is
+ * PUD aligned, so these entries are in the block's own table.
+ */
+static void expect_after_block_none(struct kunit *test,
+				    const struct entry_fixture *f)
+{
+	unsigned int i;
+
+	for (i = f->s->ncontig; i < 2 * f->s->ncontig; i++)
+		KUNIT_EXPECT_TRUE_MSG(test, pte_none(entry_at(f, i)),
+				      "entry %u, past the block of %u, is not none",
+				      i, f->s->ncontig);
+}
+
 /* Every entry of the block is what set_huge_pte_at(pte) must write. */
 static void expect_block(struct kunit *test, const struct entry_fixture *f,
 			 pte_t pte)
@@ -259,6 +277,7 @@ static void expect_block(struct kunit *test, const struct entry_fixture *f,
 		KUNIT_EXPECT_EQ_MSG(test, pte_write(got), pte_write(pte),
 				    "write permission of entry %u", i);
 	}
+	expect_after_block_none(test, f);
 }
 
 static void expect_block_none(struct kunit *test,
@@ -269,6 +288,7 @@ static void expect_block_none(struct kunit *test,
 	for (i = 0; i < f->s->ncontig; i++)
 		KUNIT_EXPECT_TRUE_MSG(test, pte_none(entry_at(f, i)),
 				      "entry %u", i);
+	expect_after_block_none(test, f);
 }
 
 /* The one break-before-make flush of the block, as refined by F5. */
@@ -823,47 +843,103 @@ static void page_table_check_next_block_test(struct kunit *test)
 }
 #endif
 
+/*
+ * Walks of page_ext records around the boundary between two memory
+ * sections: where the iteration API differs from stepping by pointer
+ * (inside a section the two agree), and where a walk that ends on the
+ * boundary must not look up the record of the first pfn past it (upstream's
+ * count limit of page_ext_iter_next(): that pfn may start a section with
+ * no records, or no mem_section at all).
+ */
+struct iter_range {
+	const char *desc;
+	long first;		/* the walk's first pfn, from the boundary */
+	unsigned long count;
+};
+
+static const struct iter_range iter_ranges[] = {
+	{ "inside_a_section", -64, 16 },
+	{ "across_the_boundary", -8, 16 },
+	{ "from_the_boundary", 0, 16 },
+	{ "to_the_boundary", -16, 16 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(iter_range, iter_ranges, desc);
+
 #if defined(CONFIG_PAGE_EXTENSION) && defined(for_each_page_ext)
-static void free_pages_order_4(void *data)
+struct contig_range {
+	unsigned long pfn;
+	unsigned long nr;
+};
+
+static void contig_range_free(void *data)
 {
-	__free_pages(data, 4);
+	struct contig_range *r = data;
+
+	free_contig_range(r->pfn, r->nr);
+}
+
+/* The record a lookup of @pfn finds, as a pointer to compare with. */
+static struct page_ext *record_of(unsigned long pfn)
+{
+	struct page_ext *page_ext = page_ext_get(pfn_to_page(pfn));
+
+	page_ext_put(page_ext);
+	return page_ext;
 }
 
 /*
- * page_ext_iter_get() is the record the iteration is at: at each page of a
- * block, the one for_each_page_ext() gave, which is the one a lookup of
- * the page finds.
+ * page_ext_iter_get() is the record the iteration is at: at each page, the
+ * one for_each_page_ext() gave, which is the one a lookup of the page
+ * finds; and once the walk is done, still the record of its last page. The
+ * case owns two whole sections and moves their records apart (see
+ * page_ext_fixture.h), so that a step across the boundary by pointer
+ * arithmetic lands outside the second section's records.
  */
 static void page_ext_iter_get_test(struct kunit *test)
 {
-	unsigned long i = 0, not_current = 0, not_found = 0;
+	const struct iter_range *r = test->param_value;
+	unsigned long i = 0, not_current = 0, not_found = 0, start;
+	struct page_ext *page_ext, *last;
 	struct page_ext_iter iter;
-	struct page_ext *page_ext;
+	struct contig_range *own;
 	struct page *pages;
 
-	pages = alloc_pages(GFP_KERNEL, 4);
-	KUNIT_ASSERT_NOT_NULL(test, pages);
+	own = kunit_kzalloc(test, sizeof(*own), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, own);
+	own->nr = 2 * PAGES_PER_SECTION;
+	pages = alloc_contig_pages(own->nr, GFP_KERNEL, first_online_node,
+				   NULL);
+	if (!pages)
+		kunit_skip(test, "needs two free memory sections (%luM), memory has none now",
+			   (own->nr << PAGE_SHIFT) >> 20);
+	own->pfn = page_to_pfn(pages);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-			free_pages_order_4, pages), 0);
-	page_ext = page_ext_get(pages);
-	if (!page_ext)
+			contig_range_free, own), 0);
+	if (!record_of(own->pfn))
 		kunit_skip(test, "needs page extensions in use (page_table_check=on)");
-	page_ext_put(page_ext);
+	kunit_move_section_records(test, own->pfn, own->nr);
 
+	start = own->pfn + PAGES_PER_SECTION + r->first;
+	last = record_of(start + r->count - 1);
 	rcu_read_lock();
-	for_each_page_ext(pages, 1 << 4, page_ext, iter) {
-		struct page_ext *found = page_ext_get(pages + i);
+	for_each_page_ext(pfn_to_page(start), r->count, page_ext, iter) {
+		struct page_ext *found = record_of(start + i);
 
-		not_current += page_ext_iter_get(&iter) != page_ext;
-		not_found += found != page_ext;
-		page_ext_put(found);
+		not_current += page_ext_iter_get(&iter) != found;
+		not_found += page_ext != found;
 		i++;
 	}
 	rcu_read_unlock();
-	KUNIT_EXPECT_EQ(test, i, 16UL);
+	KUNIT_EXPECT_EQ(test, i, r->count);
 	KUNIT_EXPECT_EQ_MSG(test, not_current, 0,
-			    "page_ext_iter_get() is not the iteration's record");
-	KUNIT_EXPECT_EQ(test, not_found, 0);
+			    "page_ext_iter_get() is not the record of the page the walk is at");
+	KUNIT_EXPECT_EQ_MSG(test, not_found, 0,
+			    "%lu records of the walk are not those a lookup of their page finds",
+			    not_found);
+	KUNIT_EXPECT_PTR_EQ_MSG(test, page_ext_iter_get(&iter), last,
+				"the walk went on past its %lu pages, to the record of pfn %lu",
+				r->count, start + r->count);
 }
 #else
 static void page_ext_iter_get_test(struct kunit *test)
@@ -962,7 +1038,7 @@ static struct kunit_case arm64_hugetlb_entries_cases[] = {
 	KUNIT_CASE_PARAM(page_table_check_next_block_test,
 			 entry_size_gen_params),
 	KUNIT_CASE(page_table_check_free_test),
-	KUNIT_CASE(page_ext_iter_get_test),
+	KUNIT_CASE_PARAM(page_ext_iter_get_test, iter_range_gen_params),
 	KUNIT_CASE(thp_pmd_page_table_check_test),
 	KUNIT_CASE(thp_pmd_invalidate_page_table_check_test),
 	{}

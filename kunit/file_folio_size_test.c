@@ -12,7 +12,10 @@
  *   file (a sparse ramfs file that takes large folios): with a size marked
  *   always+exec, a fault in an executable mapping reads exactly the
  *   naturally aligned folio of that size (within the mapping's folio
- *   orders and EOF); file_enabled keeps read-around to the allowed sizes;
+ *   orders, EOF and the VMA), unless readahead's guards say not to read
+ *   ahead at all (readahead off, MADV_RANDOM, a thrashing file), where it
+ *   reads just the faulting page; file_enabled keeps read-around to the
+ *   allowed sizes;
  *   with no exec size, or in a mapping that is not executable, the folios
  *   are those of the unpatched kernel.
  *
@@ -25,6 +28,7 @@
 #include <linux/fs.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
+#include <linux/mman.h>
 #include <linux/pagemap.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
@@ -571,6 +575,13 @@ enum mapping_tuning {
 	SMALL_FOLIOS_ONLY,
 	/* as a device whose readahead is set to 0 */
 	READAHEAD_OFF,
+	/* madvise(MADV_RANDOM) over the mapping */
+	RANDOM_ACCESS,
+	/*
+	 * faults of the file missed the page cache far more often than they
+	 * hit: mmap_miss above mm/filemap.c's MMAP_LOTSAMISS (100)
+	 */
+	THRASHING,
 };
 
 static struct page_cache_file *tuned_file(struct kunit *test,
@@ -581,10 +592,20 @@ static struct page_cache_file *tuned_file(struct kunit *test,
 
 	f = page_cache_file_create(test, mnt, FILE_PAGES, exec, 0,
 				   MAX_PAGECACHE_ORDER, PAGE_SIZE);
-	if (tuning == SMALL_FOLIOS_ONLY)
+	switch (tuning) {
+	case SMALL_FOLIOS_ONLY:
 		mapping_set_folio_order_range(f->mapping, 0, 0);
-	else
+		break;
+	case READAHEAD_OFF:
 		f->file->f_ra.ra_pages = 0;
+		break;
+	case RANDOM_ACCESS:
+		page_cache_file_advise(test, f, MADV_RANDOM);
+		break;
+	case THRASHING:
+		f->file->f_ra.mmap_miss = 200;
+		break;
+	}
 	return f;
 }
 
@@ -614,25 +635,92 @@ static void exec_size_needs_large_folios_test(struct kunit *test)
 }
 
 /*
- * The exec size's folio is the fault's own: it is read with readahead off
- * too, where a data mapping reads just the faulting page.
+ * The exec size is a readahead window like read-around's, under the same
+ * guards: with readahead off, with MADV_RANDOM, or in a file whose faults
+ * thrash the page cache, a fault in an executable mapping reads just the
+ * faulting page, as one in a data mapping does.
  */
-static void exec_size_with_readahead_off_test(struct kunit *test)
+struct readahead_guard {
+	const char *desc;
+	enum mapping_tuning tuning;
+};
+
+static const struct readahead_guard readahead_guards[] = {
+	{ "readahead_off", READAHEAD_OFF },
+	{ "random_access", RANDOM_ACCESS },
+	{ "thrashing", THRASHING },
+};
+
+KUNIT_ARRAY_PARAM_DESC(readahead_guard, readahead_guards, desc);
+
+static void exec_size_keeps_readahead_guards_test(struct kunit *test)
 {
-	static const struct page_cache_folio data_want = { 37, 0 };
-	static const struct page_cache_folio exec_want = { 32, ORDER_16_PAGES };
+	const struct readahead_guard *g = test->param_value;
+	static const struct page_cache_folio want = { 37, 0 };
 	struct vfsmount *sys = file_enabled_begin(test);
 	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
 	struct page_cache_file *f;
 
 	KUNIT_ASSERT_GT(test, control_write(sys, ORDER_16_PAGES, "always+exec"),
 			0);
-	f = tuned_file(test, mnt, false, READAHEAD_OFF);
+	f = tuned_file(test, mnt, false, g->tuning);
 	page_cache_file_fault(test, f, 37);
-	expect_folios(test, f, &data_want, 1);
-	f = tuned_file(test, mnt, true, READAHEAD_OFF);
+	expect_folios(test, f, &want, 1);
+	f = tuned_file(test, mnt, true, g->tuning);
 	page_cache_file_fault(test, f, 37);
-	expect_folios(test, f, &exec_want, 1);
+	expect_folios(test, f, &want, 1);
+}
+
+/*
+ * The exec window is kept to what the VMA maps: a text mapping that
+ * starts or ends inside the exec size's aligned block reads no page of the
+ * file outside it (next to text in a file lie other sections, or padding),
+ * and reads the part of the block it maps.
+ */
+struct exec_vma {
+	const char *desc;
+	pgoff_t first, nr_pages, fault;
+};
+
+static const struct exec_vma exec_vmas[] = {
+	{ "6_pages_inside_the_block", 34, 6, 37 },
+	{ "starts_inside_the_block", 40, 24, 41 },
+	{ "ends_inside_the_block", 20, 18, 37 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(exec_vma, exec_vmas, desc);
+
+static void exec_window_kept_to_the_mapping_test(struct kunit *test)
+{
+	const struct exec_vma *v = test->param_value;
+	pgoff_t block = round_down(v->fault, 1UL << ORDER_16_PAGES);
+	pgoff_t start = max(block, v->first);
+	pgoff_t end = min(block + (1UL << ORDER_16_PAGES), v->first + v->nr_pages);
+	struct vfsmount *sys = file_enabled_begin(test);
+	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
+	struct page_cache_folio got[FOLIOS_MAX];
+	struct page_cache_file *f, *text;
+	unsigned int nr, i;
+	pgoff_t pages = 0;
+
+	KUNIT_ASSERT_GT(test, control_write(sys, ORDER_16_PAGES, "always+exec"),
+			0);
+	f = page_cache_file_create(test, mnt, FILE_PAGES, false, 0,
+				   MAX_PAGECACHE_ORDER, PAGE_SIZE);
+	text = page_cache_file_map_part(test, f, v->first, v->nr_pages, true);
+	page_cache_file_fault(test, text, v->fault);
+	nr = page_cache_file_folios(f, got, ARRAY_SIZE(got));
+	for (i = 0; i < nr; i++) {
+		pgoff_t last = got[i].index + (1UL << got[i].order) - 1;
+
+		KUNIT_EXPECT_TRUE_MSG(test, got[i].index >= start && last < end,
+				      "pages %lu-%lu were read, outside the mapped part [%lu, %lu) of the block",
+				      got[i].index, last, start, end);
+		pages += 1UL << got[i].order;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, pages, end - start,
+			    "the mapped part [%lu, %lu) of the block was not read whole",
+			    start, end);
 }
 
 /*
@@ -916,7 +1004,10 @@ static struct kunit_case file_exec_readahead_cases[] = {
 	KUNIT_CASE(exec_size_ignores_data_mappings_test),
 	KUNIT_CASE(exec_window_below_readahead_minimum_test),
 	KUNIT_CASE(exec_size_needs_large_folios_test),
-	KUNIT_CASE(exec_size_with_readahead_off_test),
+	KUNIT_CASE_PARAM(exec_size_keeps_readahead_guards_test,
+			 readahead_guard_gen_params),
+	KUNIT_CASE_PARAM(exec_window_kept_to_the_mapping_test,
+			 exec_vma_gen_params),
 	KUNIT_CASE(exec_read_drops_mmap_lock_test),
 	KUNIT_CASE_PARAM(get_folio_keeps_to_allowed_sizes_test,
 			 get_folio_gen_params),

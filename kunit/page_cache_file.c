@@ -68,7 +68,39 @@ struct page_cache_file *page_cache_file_create(struct kunit *test,
 				 PROT_READ | (exec ? PROT_EXEC : 0),
 				 MAP_PRIVATE | MAP_FIXED, 0);
 	KUNIT_ASSERT_EQ_MSG(test, f->uaddr, addr, "cannot map %s", name);
+	f->map_pages = nr_pages;
 	return f;
+}
+
+struct page_cache_file *page_cache_file_map_part(struct kunit *test,
+						 struct page_cache_file *f,
+						 pgoff_t first, pgoff_t nr_pages,
+						 bool exec)
+{
+	unsigned long len = nr_pages << PAGE_SHIFT, addr;
+	struct page_cache_file *part;
+
+	KUNIT_ASSERT_LE(test, first + nr_pages, f->nr_pages);
+	part = kunit_kmalloc(test, sizeof(*part), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, part);
+	*part = *f;
+	addr = aligned_range(test, len, PAGE_SIZE);
+	part->uaddr = kunit_vm_mmap(test, f->file, addr, len,
+				    PROT_READ | (exec ? PROT_EXEC : 0),
+				    MAP_PRIVATE | MAP_FIXED, first << PAGE_SHIFT);
+	KUNIT_ASSERT_EQ_MSG(test, part->uaddr, addr,
+			    "cannot map pages %lu-%lu of the file", first,
+			    first + nr_pages - 1);
+	part->map_first = first;
+	part->map_pages = nr_pages;
+	return part;
+}
+
+void page_cache_file_advise(struct kunit *test, struct page_cache_file *f,
+			    int advice)
+{
+	KUNIT_ASSERT_EQ(test, do_madvise(current->mm, f->uaddr,
+					 f->map_pages << PAGE_SHIFT, advice), 0);
 }
 
 void page_cache_file_fault(struct kunit *test, struct page_cache_file *f,
@@ -76,9 +108,10 @@ void page_cache_file_fault(struct kunit *test, struct page_cache_file *f,
 {
 	char c;
 
-	KUNIT_ASSERT_LT(test, index, f->nr_pages);
+	KUNIT_ASSERT_GE(test, index, f->map_first);
+	KUNIT_ASSERT_LT(test, index, f->map_first + f->map_pages);
 	KUNIT_ASSERT_EQ_MSG(test, copy_from_user(&c, (void __user *)(f->uaddr +
-				(index << PAGE_SHIFT)), 1), 0,
+				((index - f->map_first) << PAGE_SHIFT)), 1), 0,
 			    "fault at page %lu", index);
 }
 

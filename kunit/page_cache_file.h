@@ -20,6 +20,8 @@ struct page_cache_file {
 	struct address_space *mapping;
 	pgoff_t nr_pages;
 	unsigned long uaddr;	/* the mapping in the task's mm */
+	pgoff_t map_first;	/* the first page it maps */
+	pgoff_t map_pages;	/* and how many */
 };
 
 struct page_cache_folio {
@@ -40,6 +42,20 @@ struct page_cache_file *page_cache_file_create(struct kunit *test,
 					       unsigned int min_order,
 					       unsigned int max_order,
 					       unsigned long align);
+
+/*
+ * Maps @nr_pages of @f from page @first once more, readable (and
+ * executable if @exec), and returns a view of the same file whose faults
+ * go through that mapping. Released when the case ends.
+ */
+struct page_cache_file *page_cache_file_map_part(struct kunit *test,
+						 struct page_cache_file *f,
+						 pgoff_t first, pgoff_t nr_pages,
+						 bool exec);
+
+/* madvise(@advice) over the whole of the view's mapping. */
+void page_cache_file_advise(struct kunit *test, struct page_cache_file *f,
+			    int advice);
 
 /* Faults page @index of the file in through its mapping. */
 void page_cache_file_fault(struct kunit *test, struct page_cache_file *f,

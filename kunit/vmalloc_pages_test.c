@@ -18,6 +18,7 @@
 #include <linux/kthread.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
+#include <linux/sizes.h>
 #include <linux/vmalloc.h>
 #include <asm/sections.h>
 
@@ -574,6 +575,14 @@ static void free_pages_bulk_poisoned_test(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, page_events_frees_of(test, pp->ev,
 					pp->b->pfn + i), 1, "page %u", i);
 	}
+	/*
+	 * Out of circulation, but its reference dropped like every other
+	 * page's: the bulk free puts each page once, as __free_page() would
+	 * (the cleanup hands the page back with a count of its own).
+	 */
+	KUNIT_EXPECT_EQ_MSG(test, page_ref_count(pfn_to_page(pp->b->pfn + bad)),
+			    0, "the bulk free kept its reference to the poisoned page %lu",
+			    bad);
 }
 
 /*
@@ -987,13 +996,15 @@ static void fail_attrs_restore(struct kunit *test, struct vfsmount *dbg,
 
 /*
  * __vmalloc(@size) with every allocation of @fail_order or more that may
- * not reclaim failing for this task. The attributes are saved first and
- * restored before any assertion, so that a failing case leaves
- * fail_page_alloc as it found it.
+ * not reclaim failing for this task, and with @reclaiming_too those that
+ * may as well. The attributes are saved first and restored before any
+ * assertion, so that a failing case leaves fail_page_alloc as it found it.
  */
 static void *vmalloc_failing_from(struct kunit *test, unsigned long size,
-				  unsigned int fail_order)
+				  unsigned int fail_order, bool reclaiming_too)
 {
+	const gfp_t probe_gfp = (reclaiming_too ? GFP_KERNEL | __GFP_NORETRY :
+				 GFP_NOWAIT) | __GFP_HIGHMEM | __GFP_NOWARN;
 	struct vfsmount *dbg = kunit_kern_mount(test, "debugfs");
 	struct fail_attr attrs[ARRAY_SIZE(fail_attr_files)];
 	char min_order[16], path[64];
@@ -1008,7 +1019,7 @@ static void *vmalloc_failing_from(struct kunit *test, unsigned long size,
 		attrs[i].set = false;
 	}
 	attrs[0].value = "Y";		/* task-filter */
-	attrs[1].value = "Y";		/* ignore-gfp-wait */
+	attrs[1].value = reclaiming_too ? "N" : "Y";	/* ignore-gfp-wait */
 	attrs[2].value = "N";		/* ignore-gfp-highmem */
 	attrs[3].value = "0";		/* verbose */
 	attrs[4].value = "0";		/* space */
@@ -1033,8 +1044,7 @@ static void *vmalloc_failing_from(struct kunit *test, unsigned long size,
 	if (nr_set == ARRAY_SIZE(attrs)) {
 		current->make_it_fail = 1;
 		/* A block of @fail_order as vmalloc asks for one must fail. */
-		probe = alloc_pages(GFP_NOWAIT | __GFP_HIGHMEM | __GFP_NOWARN,
-				    fail_order);
+		probe = alloc_pages(probe_gfp, fail_order);
 		if (!probe)
 			p = __vmalloc(size, GFP_KERNEL);
 		current->make_it_fail = 0;
@@ -1052,7 +1062,7 @@ static void *vmalloc_failing_from(struct kunit *test, unsigned long size,
 }
 #else
 static void *vmalloc_failing_from(struct kunit *test, unsigned long size,
-				  unsigned int fail_order)
+				  unsigned int fail_order, bool reclaiming_too)
 {
 	kunit_skip(test, "needs CONFIG_FAIL_PAGE_ALLOC and CONFIG_FAULT_INJECTION_DEBUG_FS (the ptc lane)");
 	return NULL;
@@ -1069,7 +1079,7 @@ static void large_order_fallback_test(struct kunit *test)
 	int first_order;
 
 	area = kunit_vm_area(test, vmalloc_failing_from(test, size,
-							f->fail_order));
+							f->fail_order, false));
 	page_events_stop(ev);
 	KUNIT_ASSERT_EQ(test, area->nr_pages, f->nr_pages);
 	expect_order0_pages(test, area);
@@ -1355,8 +1365,37 @@ static void page_array_node_test(struct kunit *test)
 			    other, nid);
 }
 
+/*
+ * A page array the slab cannot give comes from vmalloc, attributed like
+ * the area to the area's caller, so that /proc/vmallocinfo names who asked
+ * for it rather than vmalloc's own internals. An array of four pages is
+ * beyond kmalloc's caches, an order-2 allocation of the page allocator: it
+ * is made to fail by injection, with every allocation of this task of
+ * order 2 or more (the area's own large blocks fall back below that).
+ */
+#define CALLER_ARRAY_PAGES	(4 * PAGE_SIZE / sizeof(struct page *))
+
+static void page_array_caller_test(struct kunit *test)
+{
+	unsigned long size = CALLER_ARRAY_PAGES << PAGE_SHIFT;
+	struct vm_struct *area, *array_area;
+
+	if (size > SZ_256M)
+		kunit_skip(test, "needs an area of at most 256M to have a 4-page array; this granule's is %luM",
+			   size >> 20);
+	area = kunit_vm_area(test, vmalloc_failing_from(test, size, 2, true));
+	KUNIT_ASSERT_TRUE_MSG(test, is_vmalloc_addr(area->pages),
+			      "the page array came from the slab all the same");
+	array_area = find_vm_area(area->pages);
+	KUNIT_ASSERT_NOT_NULL(test, array_area);
+	KUNIT_EXPECT_PTR_EQ_MSG(test, array_area->caller, area->caller,
+				"the page array is attributed to %pS, the area to %pS",
+				array_area->caller, area->caller);
+}
+
 static struct kunit_case vmalloc_page_array_cases[] = {
 	KUNIT_CASE(page_array_not_vmalloc_test),
+	KUNIT_CASE(page_array_caller_test),
 	KUNIT_CASE(page_array_maps_every_page_test),
 	KUNIT_CASE_PARAM(page_array_node_test, page_array_size_gen_params),
 	{}
