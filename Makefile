@@ -9,9 +9,11 @@
 #                 CLOCK=host|icount|both, by default both side by side)
 #   make mutants  every mutant of kunit/mutants/ must be killed (MUTANT=names,
 #                 GRANULE=16k|64k|nothp moves the main lane's ones there)
-#   make mutate   generated mutants of each patch's added C lines, judged
-#                 (PATCH="00NN ...", SAMPLE=n per patch, SEED=s); on
-#                 demand; verdicts are kept, so a run cut short goes on
+#   make mutate   generated mutants of each patch's added C lines and of
+#                 the base lines of every function it changes, judged
+#                 (PATCH="00NN ...", SCOPE=added|touched|both, SAMPLE=n
+#                 per patch and scope, SEED=s); on demand; verdicts are
+#                 kept, so a run cut short goes on
 #   make hunks    which hunks of the series a mutant pins (no kernel build)
 #   make walk     the suites at every prefix of the series (BENCH=glob,
 #                 BOOTS=n, CLOCK=icount by default, or host: which patch
@@ -39,7 +41,8 @@ mutants:
 
 mutate:
 	@$(TOOL) mutate $(if $(PATCH),--patch $(PATCH)) \
-		$(if $(SAMPLE),--sample=$(SAMPLE)) $(if $(SEED),--seed=$(SEED))
+		$(if $(SAMPLE),--sample=$(SAMPLE)) $(if $(SEED),--seed=$(SEED)) \
+		$(if $(SCOPE),--scope=$(SCOPE))
 
 walk:
 	@$(TOOL) walk $(if $(GRANULE),--granule=$(GRANULE)) \

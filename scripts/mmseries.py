@@ -273,7 +273,9 @@ def cmd_mutate(args: argparse.Namespace) -> int:
                               f'{", ".join(sorted(targets))})')
     with project.build_lock(project.CACHE):
         prepare_trees()
-        survived = mutate.run(project.CACHE, patches, args.sample, args.seed)
+        survived = mutate.run(project.CACHE, patches, args.sample, args.seed,
+                              mutate.SCOPES if args.scope == 'both'
+                              else (args.scope,))
     return 1 if survived else 0
 
 
@@ -427,9 +429,10 @@ COMMANDS: Dict[str, Tuple[Callable[[argparse.Namespace], int], str]] = {
     'bench': (cmd_bench, 'the A/B benchmark report'),
     'mutants': (cmd_mutants, 'apply each mutant alone to the patched tree; '
                              'each must be killed'),
-    'mutate': (cmd_mutate, "mutants of each patch's added C lines, "
-                           'generated, built and judged; the score '
-                           'per patch'),
+    'mutate': (cmd_mutate, "mutants of each patch's added C lines and of "
+                           'the rest of every function it changes, '
+                           'generated, built and judged; the score per '
+                           'patch and scope'),
     'hunks': (cmd_hunks, 'which hunks of the series a mutant pins, and '
                          'why the others are not (kunit/hunks.tsv)'),
     'sanitize': (cmd_sanitize, "the patched tree's suites under KASAN, "
@@ -484,6 +487,11 @@ def make_parser() -> argparse.ArgumentParser:
                                     'seed (default 0: all)')
     sub['mutate'].add_argument('--seed', type=int, default=1,
                                help='the sample\'s seed (default 1)')
+    sub['mutate'].add_argument('--scope', default='both',
+                               choices=('added', 'touched', 'both'),
+                               help='the lines a patch adds, the base '
+                                    'lines of the functions it changes, '
+                                    'or both (default)')
     sub['walk'].add_argument('--bench', default=None,
                              help='kunit.py filter of benchmark suites, '
                                   'e.g. mm_bench_vmalloc')

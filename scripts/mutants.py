@@ -279,6 +279,12 @@ def command(mutant: Mutant, jobs: int) -> List[str]:
                                    kunit_run.suite_filter(mutant.patterns))
 
 
+def run_name(mutant: Mutant) -> str:
+    """Where the mutant's last run is kept, under build/runs/."""
+    return f'mutant-{mutant.name}' + (
+        '' if mutant.lane in ('main', 'ptc') else f'-{mutant.lane}')
+
+
 def run_one(tree: Tree, mutant: Mutant, cache: Path, narrow: bool = False
             ) -> Tuple[Dict[str, str], bool]:
     """Apply, build (narrowed when asked and possible), boot; each case's
@@ -292,10 +298,7 @@ def run_one(tree: Tree, mutant: Mutant, cache: Path, narrow: bool = False
             print(f'mutant {mutant.name}: building and running lane '
                   f'{mutant.lane}{how}', flush=True)
             final = kunit_run.execute(
-                tree, f'mutant {mutant.name}',
-                f'mutant-{mutant.name}' + (
-                    '' if mutant.lane in ('main', 'ptc')
-                    else f'-{mutant.lane}'),
+                tree, f'mutant {mutant.name}', run_name(mutant),
                 command(mutant, os.cpu_count() or 1), cache,
                 kunit_run.build_dir_name(mutant.lane), boot_s=BOOT_S,
                 stall_s=STALL_S)

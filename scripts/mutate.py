@@ -1,11 +1,22 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Mutation testing of the lines each patch of the series adds.
+"""Mutation testing of each patch of the series, in two scopes.
 
-The lines a patch adds are the lines of the patched tree that `git blame`
-of the patched branch attributes to the patch's commit: what a later
-patch rewrote is that patch's to answer for. mutate_gen.py makes the
-mutants of those lines; kunit/mutate.tsv says, per patch, on which lane
-and by which suites its mutants are judged.
+added: the lines a patch adds, which are the lines of the patched tree
+that `git blame` of the patched branch attributes to the patch's commit
+(what a later patch rewrote is that patch's to answer for).
+
+touched: the rest of every function and macro the patch changes, as the
+patched tree has it: the lines blame gives to the pristine tree. A
+backport breaks the code around its lines as easily as its own, so the
+base lines of a changed function are as much the patch's behaviour. A
+definition is the patch's when the patch is the first of the series to
+change its text (by name, in the files the patch touches).
+
+mutate_gen.py makes the mutants of both; kunit/mutate.tsv says, per
+patch, on which lane and by which suites they are judged. Each kept
+verdict of a killed mutant names the assertions that failed (file:line
+of the suites), so that the report can say, per suite file, which of
+its assertions some mutant has failed.
 """
 
 import hashlib
@@ -24,6 +35,7 @@ import manifest
 import mutants
 import mutate_gen
 import project
+import reasons
 import tsv
 from project import SeriesError
 from trees import Tree
@@ -88,6 +100,67 @@ def added_lines(repo: Path, rev: str, commit: str, files: Sequence[str]
     return found
 
 
+ADDED, TOUCHED = 'added', 'touched'
+SCOPES = (ADDED, TOUCHED)
+
+
+def first_touchers(repo: Path, changes: Sequence[Tuple[str, str]],
+                   texts: Dict[str, str]) -> Dict[Tuple[str, str], str]:
+    """(file, definition name) -> the patch of changes ((patch, commit)
+    in series order) that first changes that definition's text."""
+    found: Dict[Tuple[str, str], str] = {}
+    for patch, commit in changes:
+        for file in touched_sources(texts[patch]):
+            before = project.git(repo, 'show', f'{commit}^:{file}',
+                                 check=False)
+            after = project.git(repo, 'show', f'{commit}:{file}',
+                                check=False)
+            old = mutate_gen.definition_texts(
+                mutate_gen.lines_of(before.stdout)) if not before.returncode \
+                else {}
+            new = mutate_gen.definition_texts(
+                mutate_gen.lines_of(after.stdout)) if not after.returncode \
+                else {}
+            for name, text in new.items():
+                if old.get(name) != text:
+                    found.setdefault((file, name), patch)
+    return found
+
+
+@dataclass(frozen=True)
+class Touched:
+    """What a patch's touched scope covers on the patched tree."""
+    definitions: Tuple[str, ...]    # "file:name"
+    base_lines: int
+    mutations: Tuple[mutate_gen.Mutation, ...]
+
+
+def generate_touched(repo: Path, rev: str, patch: str, pristine: str,
+                     owners: Dict[Tuple[str, str], str]) -> Touched:
+    """The mutants of the pristine lines of every definition the patch
+    first changes, as they stand in rev."""
+    names: List[str] = []
+    base_lines = 0
+    found: List[mutate_gen.Mutation] = []
+    for file in sorted({f for (f, _), p in owners.items() if p == patch}):
+        shown = project.git(repo, 'show', f'{rev}:{file}', check=False)
+        if shown.returncode:
+            continue            # a file the series later removes
+        lines = mutate_gen.lines_of(shown.stdout)
+        blame = blame_commits(project.git(repo, 'blame', '--porcelain', rev,
+                                          '--', file).stdout)
+        wanted: List[int] = []
+        for d in mutate_gen.definitions(lines):
+            if owners.get((file, d.name)) != patch:
+                continue
+            names.append(f'{file}:{d.name}')
+            wanted += [n for n in range(d.first, d.last + 1)
+                       if blame.get(n) == pristine]
+        base_lines += len(wanted)
+        found += mutate_gen.mutations(file, lines, sorted(set(wanted)))
+    return Touched(tuple(names), base_lines, tuple(found))
+
+
 def generate(repo: Path, rev: str, commit: str, patch_text: str
              ) -> Tuple[int, List[mutate_gen.Mutation]]:
     """How many lines the patch's commit wrote in rev's C files, and every
@@ -96,7 +169,8 @@ def generate(repo: Path, rev: str, commit: str, patch_text: str
     found: List[mutate_gen.Mutation] = []
     for file, numbers in added_lines(repo, rev, commit,
                                      touched_sources(patch_text)).items():
-        text = project.git(repo, 'show', f'{rev}:{file}').stdout.split('\n')
+        text = mutate_gen.lines_of(project.git(repo, 'show',
+                                               f'{rev}:{file}').stdout)
         lines_added += len(numbers)
         found += mutate_gen.mutations(file, text, numbers)
     return lines_added, found
@@ -127,17 +201,22 @@ class Result:
     kills: Tuple[str, ...] = ()
     detail: str = ''
     seconds: float = 0.0        # what judging it took (build and boot)
+    scope: str = 'added'
+    # The suites' assertions that failed ("kunit/file.c:line"), for a kill.
+    assertions: Tuple[str, ...] = ()
 
     def as_dict(self) -> Dict:
         return {'patch': self.patch, 'mutation': self.mutation.__dict__,
                 'verdict': self.verdict, 'kills': list(self.kills),
-                'detail': self.detail, 'seconds': self.seconds}
+                'detail': self.detail, 'seconds': self.seconds,
+                'scope': self.scope, 'assertions': list(self.assertions)}
 
     @staticmethod
     def from_dict(d: Dict) -> 'Result':
         return Result(d['patch'], mutate_gen.Mutation(**d['mutation']),
                       d['verdict'], tuple(d['kills']), d['detail'],
-                      d['seconds'])
+                      d['seconds'], d.get('scope', ADDED),
+                      tuple(d.get('assertions', ())))
 
 
 def load_equivalents(path: Path = EQUIVALENTS
@@ -172,7 +251,7 @@ def compiler_warnings(output: str, file: str) -> List[str]:
 @dataclass(frozen=True)
 class Score:
     patch: str
-    lines_added: int
+    lines_added: int            # for the touched scope: its base lines
     generated: int
     tried: int
     no_build: int
@@ -180,6 +259,7 @@ class Score:
     survived: int
     equivalent: int
     same_object: int = 0
+    scope: str = ADDED
 
     @property
     def score(self) -> float:
@@ -189,28 +269,82 @@ class Score:
 
 
 def score(patch: str, lines_added: int, generated: int,
-          results: Sequence[Result]) -> Score:
+          results: Sequence[Result], scope: str = ADDED) -> Score:
+    results = [r for r in results if r.scope == scope]
     count = {v: sum(r.verdict == v for r in results)
              for v in (KILLED, SURVIVED, EQUIVALENT, NO_BUILD, WARNS,
                        NOT_JUDGED, SAME_OBJECT)}
     return Score(patch, lines_added, generated, len(results),
                  count[NO_BUILD] + count[WARNS], count[KILLED],
-                 count[SURVIVED], count[EQUIVALENT], count[SAME_OBJECT])
+                 count[SURVIVED], count[EQUIVALENT], count[SAME_OBJECT],
+                 scope)
+
+
+_FAILED_AT = re.compile(r'(?:EXPECTATION|ASSERTION) FAILED at '
+                        r'(?:\S*/)?mm/series-kunit/(\S+\.c):(\d+)')
+
+
+def failed_assertions(log: str, cases: Sequence[str]) -> Tuple[str, ...]:
+    """The suites' assertions ("kunit/file.c:line") that failed in the
+    named cases of a KTAP log."""
+    found = set()
+    for case, texts in reasons.reports_by_case(log).items():
+        if not any(case == c or case.startswith(c + '.') for c in cases):
+            continue
+        for text in texts:
+            found.update(f'kunit/{m.group(1)}:{m.group(2)}'
+                         for m in _FAILED_AT.finditer(text))
+    return tuple(sorted(found))
+
+
+_ASSERTION = re.compile(r'\bKUNIT_(?:EXPECT|ASSERT)_\w+\s*\(|'
+                        r'\bKUNIT_FAIL(?:_AND_ABORT)?\s*\(')
+
+
+def suite_assertions(kunit_dir: Path = project.KUNIT_DIR
+                     ) -> Dict[str, List[str]]:
+    """Per suite source (and fixture) of kunit/, the lines that hold an
+    assertion, as "kunit/file.c:line"."""
+    found: Dict[str, List[str]] = {}
+    for path in sorted(kunit_dir.glob('*.c')):
+        for number, line in enumerate(path.read_text().split('\n'), 1):
+            if _ASSERTION.search(line) and '#define' not in line:
+                found.setdefault(path.name, []).append(
+                    f'kunit/{path.name}:{number}')
+    return found
+
+
+def oracle_table(results: Sequence[Result],
+                 assertions: Dict[str, List[str]]) -> str:
+    """Per suite file: its assertions some killed mutant failed, of all."""
+    failed = {a for r in results if r.verdict == KILLED
+              for a in r.assertions}
+    lines = ['| suite file | assertions failed by a mutant | never failed |',
+             '|---|---|---|']
+    for name, held in assertions.items():
+        hit = [a for a in held if a in failed]
+        never = [a.rpartition(':')[2] for a in held if a not in failed]
+        lines.append(f'| {name} | {len(hit)} of {len(held)} | '
+                     + (', '.join(never[:12]) +
+                        (f' (+{len(never) - 12})' if len(never) > 12
+                         else '') if never else '-') + ' |')
+    return '\n'.join(lines)
 
 
 def render(scores: Sequence[Score], results: Sequence[Result],
            targets: Dict[str, Target],
            explained: Optional[Dict[Tuple[str, str, str, str], str]] = None
            ) -> str:
-    lines = ['| patch | lines added | mutants | tried | not built '
+    lines = ['| patch | scope | lines | mutants | tried | not built '
              '(or warn) | same object | killed | survived | equivalent '
              '| score |',
-             '|---|---|---|---|---|---|---|---|---|---|']
+             '|---|---|---|---|---|---|---|---|---|---|---|']
     for s in scores:
-        lines.append(f'| {s.patch} | {s.lines_added} | {s.generated} | '
+        lines.append(f'| {s.patch} | {s.scope} | {s.lines_added} | '
+                     f'{s.generated} | '
                      f'{s.tried} | {s.no_build} | {s.same_object} | '
                      f'{s.killed} | {s.survived} | {s.equivalent} | '
-                     f'{100 * s.score:.0f}% |')
+                     + (f'{100 * s.score:.0f}% |' if s.tried else '- |'))
     survivors = [r for r in results if r.verdict == SURVIVED]
     why = explained if explained is not None else {}
     if survivors:
@@ -222,8 +356,8 @@ def render(scores: Sequence[Score], results: Sequence[Result],
         for r in survivors:
             m = r.mutation
             reason = why.get(equivalent_key(r.patch, m))
-            lines.append(f'- {r.patch} {m.file}:{m.line} {m.operator}: '
-                         f'{m.what}; suites '
+            lines.append(f'- {r.patch} ({r.scope}) {m.file}:{m.line} '
+                         f'{m.operator}: {m.what}; suites '
                          f'{", ".join(targets[r.patch].suites)} on '
                          f'{targets[r.patch].lane}'
                          + (f'; explained: {reason}' if reason
@@ -487,14 +621,19 @@ def judge(tree: Tree, patch: str, index: int, m: mutate_gen.Mutation,
         return Result(patch, m, NOT_JUDGED if built else NO_BUILD,
                       detail=str(e))
     kills = mutants.killed_by(mutant, outcomes, expected)
-    return Result(patch, m, KILLED if kills else SURVIVED, tuple(kills))
+    log = project.RESULTS / 'runs' / mutants.run_name(mutant) / 'test.log'
+    failed = failed_assertions(log.read_text(errors='replace'), kills) \
+        if kills and log.exists() else ()
+    return Result(patch, m, KILLED if kills else SURVIVED, tuple(kills),
+                  assertions=failed)
 
 
 # Bumped when the way a verdict is reached changes, so that kept verdicts
 # of the old way are judged again.
-JUDGE_VERSION = ('4: a case that never reported did not pass; '
+JUDGE_VERSION = ('5: a case that never reported did not pass; '
                  'an object like the patched one is not run, nor a header '
-                 'line the lane preprocesses away')
+                 'line the lane preprocesses away; a kill names the '
+                 'assertions that failed')
 
 
 def verdict_key(tree_id: str, target: Target, m: mutate_gen.Mutation
@@ -520,25 +659,53 @@ class PatchRun:
     sample: int                 # 0: every mutant
     seed: int
     results: Tuple[Result, ...]
+    # The touched scope: its definitions, base lines and mutants.
+    definitions: Tuple[str, ...] = ()
+    base_lines: int = 0
+    touched_generated: int = 0
+    scopes: Tuple[str, ...] = (ADDED,)
+    tree: str = ''              # the patched tree's id it ran on
+    day: str = ''               # the date it ran
 
     def as_dict(self) -> Dict:
         return {'patch': self.patch, 'lines_added': self.lines_added,
                 'generated': self.generated, 'sample': self.sample,
                 'seed': self.seed,
-                'results': [r.as_dict() for r in self.results]}
+                'results': [r.as_dict() for r in self.results],
+                'definitions': list(self.definitions),
+                'base_lines': self.base_lines,
+                'touched_generated': self.touched_generated,
+                'scopes': list(self.scopes), 'tree': self.tree,
+                'day': self.day}
 
     @staticmethod
     def from_dict(d: Dict) -> 'PatchRun':
         return PatchRun(d['patch'], d['lines_added'], d['generated'],
                         d['sample'], d['seed'],
-                        tuple(Result.from_dict(r) for r in d['results']))
+                        tuple(Result.from_dict(r) for r in d['results']),
+                        tuple(d.get('definitions', ())),
+                        d.get('base_lines', 0),
+                        d.get('touched_generated', 0),
+                        tuple(d.get('scopes', (ADDED,))), d.get('tree', ''),
+                        d.get('day', ''))
+
+    def scores(self) -> List['Score']:
+        found = []
+        if ADDED in self.scopes:
+            found.append(score(self.patch, self.lines_added, self.generated,
+                               self.results, ADDED))
+        if TOUCHED in self.scopes:
+            found.append(score(self.patch, self.base_lines,
+                               self.touched_generated, self.results,
+                               TOUCHED))
+        return found
 
 
 def judge_patch(tree: Tree, cache: Path, patch: str, target: Target,
                 chosen: Sequence[mutate_gen.Mutation], tree_id: str,
                 equivalents: Dict[Tuple[str, str, str, str], str],
-                expected: Optional[Dict[str, manifest.Expectation]] = None
-                ) -> List[Result]:
+                expected: Optional[Dict[str, manifest.Expectation]] = None,
+                scope: str = ADDED) -> List[Result]:
     """Each chosen mutant's verdict, kept as it is reached
     (build/mutate/<patch>/verdicts/), so that a run cut short goes on
     where it stopped; a kept verdict of the same tree is not judged
@@ -550,16 +717,18 @@ def judge_patch(tree: Tree, cache: Path, patch: str, target: Target,
         path = kept / f'{verdict_key(tree_id, target, m)}.json'
         why = equivalents.get(equivalent_key(patch, m))
         if why:
-            r = Result(patch, m, EQUIVALENT, detail=why)
+            r = Result(patch, m, EQUIVALENT, detail=why, scope=scope)
             how = ''
         elif path.exists():
-            r = Result.from_dict(json.loads(path.read_text()))
+            r = replace(Result.from_dict(json.loads(path.read_text())),
+                        scope=scope)
             how = ' (kept)'
         else:
             start = time.monotonic()
             r = judge(tree, patch, i, m, target, cache, tree_id,
                       equivalents, expected)
-            r = replace(r, seconds=round(time.monotonic() - start, 1))
+            r = replace(r, seconds=round(time.monotonic() - start, 1),
+                        scope=scope)
             if r.verdict != NOT_JUDGED:
                 tmp = path.with_suffix('.tmp')
                 tmp.write_text(json.dumps(r.as_dict()) + '\n')
@@ -572,12 +741,12 @@ def judge_patch(tree: Tree, cache: Path, patch: str, target: Target,
 
 
 def full_run_estimate(run: PatchRun) -> Optional[float]:
-    """Seconds a run of every mutant of the patch would take, from the
-    mean of those judged (None when none was)."""
+    """Seconds a run of every mutant of the patch (both scopes) would
+    take, from the mean of those judged (None when none was)."""
     timed = [r.seconds for r in run.results if r.seconds > 0]
     if not timed:
         return None
-    return sum(timed) / len(timed) * run.generated
+    return sum(timed) / len(timed) * (run.generated + run.touched_generated)
 
 
 def unexplained(results: Sequence[Result],
@@ -589,19 +758,27 @@ def unexplained(results: Sequence[Result],
 
 
 def report(runs: Sequence[PatchRun], targets: Dict[str, Target],
-           explained: Dict[Tuple[str, str, str, str], str]) -> str:
-    scores = [score(r.patch, r.lines_added, r.generated, r.results)
-              for r in runs]
+           explained: Dict[Tuple[str, str, str, str], str],
+           assertions: Optional[Dict[str, List[str]]] = None) -> str:
+    scores = [s for r in runs for s in r.scores()]
     results = [x for r in runs for x in r.results]
     text = render(scores, results, targets, explained)
-    lines = ['', '| patch | run | full run (estimated) |', '|---|---|---|']
+    lines = ['', '', '| patch | run | tree | day | touched definitions | '
+             'full run (estimated) |', '|---|---|---|---|---|---|']
     for r in runs:
         est = full_run_estimate(r)
+        total = r.generated + r.touched_generated
         lines.append(f'| {r.patch} | '
-                     + (f'sample of {r.sample} (seed {r.seed})'
-                        if r.sample and r.sample < r.generated else 'full')
-                     + ' | ' + (f'{est / 60:.0f} min' if est is not None
-                                else '-') + ' |')
+                     + (f'sample of {r.sample} a scope (seed {r.seed})'
+                        if r.sample and r.sample < total else 'full')
+                     + f' ({", ".join(r.scopes)}) | {r.tree[:12] or "-"} | '
+                     f'{r.day or "-"} | {len(r.definitions)} | '
+                     + (f'{est / 60:.0f} min' if est is not None
+                        else '-') + ' |')
+    if assertions:
+        lines += ['', 'Assertions of the suites that a killed mutant '
+                  'failed (kept verdicts of this report):',
+                  oracle_table(results, assertions)]
     total = sum(s.killed for s in scores), sum(s.killed + s.survived
                                                for s in scores)
     lines.append('')
@@ -619,24 +796,26 @@ def write_report(targets: Dict[str, Target]) -> str:
     runs = [PatchRun.from_dict(json.loads(p.read_text()))
             for p in sorted(out.glob('[0-9]*/run.json'))]
     explained = load_equivalents(EXPLAINED)
-    text = report(runs, targets, explained)
+    text = report(runs, targets, explained, suite_assertions())
     (out / 'report.txt').write_text(text + '\n')
-    scores = [score(r.patch, r.lines_added, r.generated, r.results)
-              for r in runs]
+    scores = [s for r in runs for s in r.scores()]
     data = as_json(scores, [x for r in runs for x in r.results], explained)
-    for entry, r in zip(data['patches'], runs):
-        entry.update(sample=r.sample, seed=r.seed,
+    by_patch = {r.patch: r for r in runs}
+    for entry in data['patches']:
+        r = by_patch[entry['patch']]
+        entry.update(sample=r.sample, seed=r.seed, tree=r.tree, day=r.day,
                      full_run_seconds=full_run_estimate(r))
     (out / 'report.json').write_text(json.dumps(data, indent=1) + '\n')
     return text
 
 
-def run(cache: Path, patches: Sequence[str], size: int, seed: int) -> int:
-    """Generate, build and judge the mutants of each patch (a sample of
-    size with the seed, or all when size is 0); write the report of every
-    patch run so far; return how many of these patches' mutants
-    survived unexplained (kunit/mutate-survivors.tsv explains the
-    others)."""
+def run(cache: Path, patches: Sequence[str], size: int, seed: int,
+        scopes: Sequence[str] = SCOPES) -> int:
+    """Generate, build and judge the mutants of each patch in each scope
+    (a sample of size with the seed a scope, or all when size is 0);
+    write the report of every patch run so far; return how many of these
+    patches' mutants survived unexplained (kunit/mutate-survivors.tsv
+    explains the others)."""
     targets = load_targets()
     unknown = [p for p in patches if p not in targets]
     if unknown:
@@ -653,17 +832,37 @@ def run(cache: Path, patches: Sequence[str], size: int, seed: int) -> int:
     tree_id = project.git(repo, 'rev-parse', 'patched^{tree}').stdout.strip()
     tree = mutants.worktree(cache)
     survived = 0
+    owners = first_touchers(repo, sorted(((p, c) for p, c in
+                                          commit_of.items()
+                                          if p in targets)), texts)
+    pristine = project.git(repo, 'rev-parse',
+                           f'{project.BASE_TAG}^{{commit}}').stdout.strip()
     for patch in patches or sorted(targets):
         lines_added, found = generate(repo, 'patched', commit_of[patch],
                                       texts[patch])
-        chosen = order_for_builds(mutate_gen.sample(found, size, seed))
-        print(f'patch {patch}: {lines_added} lines, {len(found)} mutants, '
-              f'trying {len(chosen)}', flush=True)
-        results = judge_patch(tree, cache, patch, targets[patch], chosen,
-                              tree_id, equivalents, expected)
+        touched = generate_touched(repo, 'patched', patch, pristine, owners)
+        results: List[Result] = []
+        for scope, mutations in ((ADDED, found),
+                                 (TOUCHED, list(touched.mutations))):
+            if scope not in scopes:
+                continue
+            chosen = order_for_builds(mutate_gen.sample(mutations, size,
+                                                        seed))
+            print(f'patch {patch}, {scope}: '
+                  + (f'{lines_added} lines' if scope == ADDED else
+                     f'{len(touched.definitions)} definitions, '
+                     f'{touched.base_lines} base lines')
+                  + f', {len(mutations)} mutants, trying {len(chosen)}',
+                  flush=True)
+            results += judge_patch(tree, cache, patch, targets[patch],
+                                   chosen, tree_id, equivalents, expected,
+                                   scope)
         survived += unexplained(results, explained)
         done = PatchRun(patch, lines_added, len(found), size, seed,
-                        tuple(results))
+                        tuple(results), touched.definitions,
+                        touched.base_lines, len(touched.mutations),
+                        tuple(s for s in SCOPES if s in scopes), tree_id,
+                        time.strftime('%Y-%m-%d'))
         path = patch_dir(patch) / 'run.json'
         path.write_text(json.dumps(done.as_dict(), indent=1) + '\n')
     print(write_report(targets))

@@ -25,14 +25,35 @@ Operators (each mutant changes one token or one statement of one line):
          label is taken out of its switch
   ret    a returned value replaced by 0
   swap   two adjacent arguments of a call swapped
+  sib    a call, flag or size replaced by its sibling of the same shape
+         (kfree/kvfree, in_hardirq/in_interrupt, pte_mkdirty/pte_mkyoung,
+         CONT_PTES/CONT_PMDS, ...: see SIBLINGS)
+  range  the end of a range one entry off (a count or an index + or - 1,
+         an address + or - PAGE_SIZE) where it is read, not written
+
+and, over two to four lines:
+  nest   a condition nested under the one before it:
+         if (a) x; if (b) y;  becomes  if (a) { x; if (b) y; }
+  move   a statement moved across its neighbour (an update before or
+         after the free, a flag set before or after the write)
+
+Those multi-line mutants keep original and mutated as the lines they
+replace, joined with newlines; line is the first of them.
+
+definitions() finds the functions and macros of a file in kernel style
+(a signature at column 0, the body between a `{` and a `}` alone at
+column 0; a #define and its continuation lines), so that `make mutate`
+can mutate the whole body of every definition a patch changes, not
+only the lines it adds.
 """
 
 import random
 import re
 from dataclasses import dataclass
-from typing import Iterator, List, Optional, Sequence, Tuple
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
-OPERATORS = ('ror', 'neg', 'lcr', 'const', 'del', 'ret', 'swap')
+OPERATORS = ('ror', 'neg', 'lcr', 'const', 'del', 'ret', 'swap', 'sib',
+             'range', 'nest', 'move')
 
 _TOKEN = re.compile(r'''
     (?P<space>\s+)
@@ -218,6 +239,62 @@ def _is_type(toks: Sequence[Token]) -> bool:
                                words[0].text in _TYPE_WORDS)
 
 
+# Calls, flags and sizes with a sibling of the same shape that a port
+# could take for them; each is replaced by every other of its group.
+SIBLINGS = (
+    ('kfree', 'kvfree'), ('vfree', 'kvfree'),
+    ('kmalloc_node_noprof', 'kvmalloc_node_noprof'),
+    ('in_hardirq', 'in_interrupt', 'in_serving_softirq'),
+    ('pte_mkdirty', 'pte_mkyoung'), ('pte_mkclean', 'pte_mkold'),
+    ('pte_dirty', 'pte_young'), ('pte_valid', 'pte_present'),
+    ('pmd_valid', 'pmd_present'), ('pud_valid', 'pud_present'),
+    ('pte_valid_not_user', 'pte_valid'),
+    ('set_thread_flag', 'clear_thread_flag'),
+    ('__free_page', 'put_page'),
+    ('rcu_read_lock', 'rcu_read_unlock'),
+    ('CONT_PTES', 'CONT_PMDS'), ('CONT_PTE_SIZE', 'CONT_PMD_SIZE'),
+    ('CONT_PTE_SHIFT', 'CONT_PMD_SHIFT'), ('CONT_PTE_MASK', 'CONT_PMD_MASK'),
+    ('PAGE_SIZE', 'PMD_SIZE', 'PUD_SIZE'), ('PAGE_SHIFT', 'PMD_SHIFT'),
+    ('PTRS_PER_PTE', 'PTRS_PER_PMD'),
+    ('round_down', 'round_up'), ('ALIGN', 'ALIGN_DOWN'),
+    ('min', 'max'), ('min_t', 'max_t'),
+    ('__GFP_NOWARN', '__GFP_NORETRY'),
+    ('__GFP_DIRECT_RECLAIM', '__GFP_KSWAPD_RECLAIM'),
+    ('VM_RAND_READ', 'VM_SEQ_READ'),
+    ('FPI_PREPARED', 'FPI_NO_TRACE', 'FPI_NONE'),
+    ('TIF_LAZY_MMU', 'TIF_LAZY_MMU_PENDING'),
+)
+_SIBLING_OF: Dict[str, Tuple[str, ...]] = {}
+for _group in SIBLINGS:
+    for _name in _group:
+        _SIBLING_OF[_name] = _SIBLING_OF.get(_name, ()) + tuple(
+            x for x in _group if x != _name and
+            x not in _SIBLING_OF.get(_name, ()))
+
+# Names of a range's end or length, and of an address in a range: the
+# range operator moves them by one entry (1, or PAGE_SIZE for an address:
+# a name like end on a line that works with addresses).
+_COUNT = re.compile(r'^(?:end|stop|limit|last|nr|nr_pages|ncontig|count|'
+                    r'pgcnt|__pgcount|size|nr_allocated|nr_remaining|'
+                    r'\w+_end|end_\w+|nr_\w+)$')
+_ADDRESS = re.compile(r'(?:^|_)(?:addr|end|next)$')
+
+
+def _is_written(toks: Sequence[Token], i: int) -> bool:
+    """Whether toks[i] is assigned to, declared, or a member name."""
+    if i + 1 < len(toks) and toks[i + 1].text in _ASSIGN + ('++', '--'):
+        return True
+    if i > 0 and toks[i - 1].text in ('++', '--', '.', '->', '&'):
+        return True
+    if i > 0 and toks[i - 1].kind == 'ident' and \
+            toks[i - 1].text not in _KEYWORDS:
+        return True             # a declaration: unsigned long end
+    if i > 0 and toks[i - 1].text == '*' and i > 1 and \
+            toks[i - 2].kind == 'ident' and toks[i - 2].text in _TYPE_WORDS:
+        return True
+    return False
+
+
 def mutations_of_line(file: str, number: int, line: str,
                       in_comment: bool = False) -> Iterator[Mutation]:
     """Every mutant of one line the patch added."""
@@ -280,6 +357,22 @@ def mutations_of_line(file: str, number: int, line: str,
         yield make('del', indent + 'do { } while (0);',
                    f'`{line.strip()}` deleted')
     for i, tok in enumerate(toks):
+        if tok.kind != 'ident':
+            continue
+        for other in _SIBLING_OF.get(tok.text, ()):
+            yield make('sib', _replace(line, tok, other),
+                       f'`{tok.text}` to `{other}`')
+        in_call_args = any(t.text == '(' for t in toks[:i])
+        if (_COUNT.match(tok.text) or _ADDRESS.search(tok.text)) and \
+                in_call_args and not _is_written(toks, i) and \
+                not (i + 1 < len(toks) and toks[i + 1].text in ('(', '[')):
+            step = 'PAGE_SIZE' if _ADDRESS.search(tok.text) and \
+                'addr' in line else '1'
+            for sign in ('+', '-'):
+                new_text = f'({tok.text} {sign} {step})'
+                yield make('range', _replace(line, tok, new_text),
+                           f'`{tok.text}` to `{new_text}`')
+    for i, tok in enumerate(toks):
         if tok.kind != 'ident' or i + 1 >= len(toks) or \
                 toks[i + 1].text != '(' or \
                 tok.text in ('if', 'while', 'for', 'switch', 'return',
@@ -304,6 +397,58 @@ def mutations_of_line(file: str, number: int, line: str,
                        f'`{tok.text}()` arguments `{first}` and `{second}` swapped')
 
 
+def _indent(line: str) -> str:
+    return line[:len(line) - len(line.lstrip())]
+
+
+def _one_line_if(line: str) -> bool:
+    """`if (cond)` alone on its line, its parenthesis closed there."""
+    toks, _ = tokens(line)
+    return (len(toks) >= 3 and toks[0].text == 'if' and
+            toks[1].text == '(' and _closing(toks, 1) == len(toks) - 1)
+
+
+def _simple_statement(line: str) -> bool:
+    """A call or an assignment statement complete on its line."""
+    toks, _ = tokens(line)
+    return bool(toks) and (_call_at(toks) is not None or _assignment(toks))
+
+
+def multi_line_mutations(file: str, lines: Sequence[str],
+                         wanted: Sequence[int]) -> List[Mutation]:
+    """The nest and move mutants whose first line is one of wanted."""
+    found: List[Mutation] = []
+    chosen = set(wanted)
+    for number in sorted(chosen):
+        i = number - 1
+        if i + 1 >= len(lines):
+            continue
+        a, b = lines[i], lines[i + 1]
+        ind = _indent(a)
+        # nest: if (a) x; if (b) y;  ->  if (a) { x; if (b) y; }
+        if i + 3 < len(lines) and _one_line_if(a) and \
+                _one_line_if(lines[i + 2]) and _indent(lines[i + 2]) == ind \
+                and _indent(b) == ind + '\t' and \
+                _indent(lines[i + 3]) == ind + '\t' and \
+                _simple_statement(b) and _simple_statement(lines[i + 3]) and \
+                number + 3 in chosen:
+            original = '\n'.join(lines[i:i + 4])
+            mutated = '\n'.join([a + ' {', b, '\t' + lines[i + 2],
+                                  '\t' + lines[i + 3], ind + '}'])
+            found.append(Mutation(file, number, 'nest', original, mutated,
+                                  f'`{lines[i + 2].strip()}` nested under '
+                                  f'`{a.strip()}`'))
+        # move: two statements of one block swapped
+        if _simple_statement(a) and _simple_statement(b) and \
+                _indent(b) == ind and a.strip() != b.strip() and \
+                number + 1 in chosen:
+            found.append(Mutation(file, number, 'move', a + '\n' + b,
+                                  b + '\n' + a,
+                                  f'`{a.strip()}` moved after '
+                                  f'`{b.strip()}`'))
+    return found
+
+
 def mutations(file: str, lines: Sequence[str], numbers: Sequence[int]
               ) -> List[Mutation]:
     """The mutants of the given lines (1-based numbers) of a file whose
@@ -311,11 +456,75 @@ def mutations(file: str, lines: Sequence[str], numbers: Sequence[int]
     wanted = set(numbers)
     found: List[Mutation] = []
     in_comment = False
+    starts = []
     for number, line in enumerate(lines, 1):
         if number in wanted:
             found += mutations_of_line(file, number, line, in_comment)
+            if not in_comment and not line.lstrip().startswith(('#', '/*',
+                                                                 '*')):
+                starts.append(number)
         _, in_comment = tokens(line, in_comment)
+    return found + multi_line_mutations(file, lines, starts)
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A function or macro of a file: its name and 1-based line range."""
+    name: str
+    first: int
+    last: int
+
+
+_DEFINE = re.compile(r'^\s*#\s*define\s+(\w+)')
+
+
+def definitions(lines: Sequence[str]) -> List[Definition]:
+    """The functions (kernel style) and macros of a file, in order."""
+    found: List[Definition] = []
+    i = 0
+    start = None
+    while i < len(lines):
+        line = lines[i]
+        macro = _DEFINE.match(line)
+        if macro:
+            j = i
+            while j + 1 < len(lines) and lines[j].rstrip().endswith('\\'):
+                j += 1
+            found.append(Definition(macro.group(1), i + 1, j + 1))
+            i = j + 1
+            start = None
+            continue
+        if line and not line[0].isspace() and line[0] not in '{}#/*':
+            before = lines[i - 1].strip() if i else ''
+            if start is None or not before or before.startswith('#') or \
+                    before.endswith((';', '}', '*/')):
+                start = i
+        if line.rstrip() == '{' and start is not None:
+            head = ' '.join(lines[start:i])
+            name = re.search(r'(\w+)\s*\(', head)
+            j = i + 1
+            while j < len(lines) and lines[j].rstrip() != '}':
+                j += 1
+            if name and j < len(lines):
+                found.append(Definition(name.group(1), start + 1, j + 1))
+            i = j + 1
+            start = None
+            continue
+        if line.rstrip().endswith(';') and not line[:1].isspace():
+            start = None
+        i += 1
     return found
+
+
+def definition_texts(lines: Sequence[str]) -> Dict[str, str]:
+    """Each definition's text by name (a name defined twice, as under
+    #ifdef alternatives, keeps every text, joined)."""
+    texts: Dict[str, str] = {}
+    for d in definitions(lines):
+        body = '\n'.join(lines[d.first - 1:d.last])
+        texts[d.name] = texts[d.name] + '\n' + body if d.name in texts \
+            else body
+    return texts
 
 
 def sample(found: Sequence[Mutation], size: int, seed: int
@@ -341,19 +550,22 @@ def lines_of(text: str) -> List[str]:
 
 def as_patch(mutation: Mutation, lines: Sequence[str],
              context: int = 3) -> str:
-    """A patch git apply takes: the mutant's line changed in a file whose
+    """A patch git apply takes: the mutant's lines changed in a file whose
     lines are lines (lines_of() of its text)."""
     i = mutation.line - 1
-    if lines[i] != mutation.original:
+    old = mutation.original.split('\n')
+    new = mutation.mutated.split('\n')
+    if list(lines[i:i + len(old)]) != old:
         raise ValueError(f'{mutation.file}:{mutation.line} is not the line '
                          'the mutant was made of')
     first = max(0, i - context)
-    last = min(len(lines), i + context + 1)
+    last = min(len(lines), i + len(old) + context)
     body = [' ' + line for line in lines[first:i]]
-    body += ['-' + mutation.original, '+' + mutation.mutated]
-    body += [' ' + line for line in lines[i + 1:last]]
-    count = last - first
+    body += ['-' + line for line in old] + ['+' + line for line in new]
+    body += [' ' + line for line in lines[i + len(old):last]]
+    before = last - first
+    after = before - len(old) + len(new)
     return (f'diff --git a/{mutation.file} b/{mutation.file}\n'
             f'--- a/{mutation.file}\n+++ b/{mutation.file}\n'
-            f'@@ -{first + 1},{count} +{first + 1},{count} @@\n' +
+            f'@@ -{first + 1},{before} +{first + 1},{after} @@\n' +
             '\n'.join(body) + '\n')

@@ -67,6 +67,111 @@ class AddedLinesTest(unittest.TestCase):
             self.assertIn('\t\treturn 0;', {m.mutated for m in found})
 
 
+# A second patch rewrites the middle of f() and adds g(); h() it leaves.
+TOUCHED_BEFORE = '''static int f(int a, int b)
+{
+	if (a < b)
+		return b;
+	a += 1;
+	return a + b;
+}
+
+static int h(int x)
+{
+	return x - 1;
+}
+'''
+TOUCHED_AFTER = '''static int f(int a, int b)
+{
+	if (a < b)
+		return b;
+	a += 2;
+	return a + b;
+}
+
+static int g(int y)
+{
+	return y * 2;
+}
+
+static int h(int x)
+{
+	return x - 1;
+}
+'''
+TOUCHED_PATCH = '''---
+diff --git a/mm/f.c b/mm/f.c
+--- a/mm/f.c
++++ b/mm/f.c
+@@ -1 +1 @@
+-x
++y
+'''
+
+
+class TouchedTest(unittest.TestCase):
+    def test_the_base_lines_of_each_function_a_patch_changes(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = Path(tmp)
+            project.git(repo, 'init', '-q', '-b', 'main')
+            (repo / 'mm').mkdir()
+            (repo / 'mm' / 'f.c').write_text(TOUCHED_BEFORE)
+            project.git(repo, 'add', '-A')
+            project.git(repo, 'commit', '-q', '-m', 'pristine')
+            pristine = project.git(repo, 'rev-parse', 'HEAD').stdout.strip()
+            (repo / 'mm' / 'f.c').write_text(TOUCHED_AFTER)
+            project.git(repo, 'commit', '-q', '-am', 'the patch')
+            commit = project.git(repo, 'rev-parse', 'HEAD').stdout.strip()
+            owners = mutate.first_touchers(repo, [('0002', commit)],
+                                           {'0002': TOUCHED_PATCH})
+            self.assertEqual(owners, {('mm/f.c', 'f'): '0002',
+                                      ('mm/f.c', 'g'): '0002'})
+            touched = mutate.generate_touched(repo, 'HEAD', '0002', pristine,
+                                              owners)
+            self.assertEqual(touched.definitions, ('mm/f.c:f', 'mm/f.c:g'))
+            # f() less its line 5, which the patch wrote; g() is all new.
+            self.assertEqual(touched.base_lines, 6)
+            self.assertEqual({m.line for m in touched.mutations}, {3, 4, 6})
+            self.assertIn('\tif (a <= b)',
+                          {m.mutated for m in touched.mutations})
+
+
+class AssertionsTest(unittest.TestCase):
+    LOG = '''KTAP version 1
+    # Subtest: s
+    1..2
+    # a_test: EXPECTATION FAILED at mm/series-kunit/s_test.c:12
+    Expected x == 1
+    not ok 1 a_test
+    # b_test: ASSERTION FAILED at mm/series-kunit/s_test.c:30
+    not ok 2 b_test
+not ok 1 s
+'''
+
+    def test_the_failed_assertions_of_the_killing_cases(self) -> None:
+        self.assertEqual(mutate.failed_assertions(self.LOG, ['s.a_test']),
+                         ('kunit/s_test.c:12',))
+        self.assertEqual(mutate.failed_assertions(self.LOG, ['s']), (
+            'kunit/s_test.c:12', 'kunit/s_test.c:30'))
+
+    def test_assertions_of_the_suites_and_which_a_mutant_failed(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            d = Path(tmp)
+            (d / 's_test.c').write_text(
+                '#define CHECK(x) KUNIT_EXPECT_TRUE(t, x)\n'
+                '\tKUNIT_EXPECT_EQ(test, a, 1);\n'
+                '\tKUNIT_ASSERT_NOT_NULL(test, p);\n'
+                '\tKUNIT_FAIL(test, "no");\n')
+            found = mutate.suite_assertions(d)
+        self.assertEqual(found, {'s_test.c': ['kunit/s_test.c:2',
+                                              'kunit/s_test.c:3',
+                                              'kunit/s_test.c:4']})
+        killed = mutate.Result('0005', mutation('mm/a.c', 1), mutate.KILLED,
+                               ('s.a_test',), assertions=('kunit/s_test.c:3',))
+        table = mutate.oracle_table([killed], found)
+        self.assertIn('| s_test.c | 1 of 3 | 2, 4 |', table)
+
+
 class TargetsTest(unittest.TestCase):
     def test_every_change_of_the_series_has_a_lane_and_suites(self) -> None:
         import manifest
@@ -110,8 +215,9 @@ class ReportTest(unittest.TestCase):
                                  mutate.KILLED, ('s.c',))]
         scores = [mutate.score('0018', 3, 9, results)]
         text = mutate.render(scores, results, targets)
-        self.assertIn('| 0018 | 3 | 9 | 2 | 0 | 0 | 1 | 1 | 0 | 50% |', text)
-        self.assertIn('- 0018 mm/page_alloc.c:5030 ror: `<` to `<=`; '
+        self.assertIn('| 0018 | added | 3 | 9 | 2 | 0 | 0 | 1 | 1 | 0 | 50% |',
+                      text)
+        self.assertIn('- 0018 (added) mm/page_alloc.c:5030 ror: `<` to `<=`; '
                       'suites vmalloc_bulk_free on ptc', text)
         data = mutate.as_json(scores, results)
         self.assertEqual(data['patches'][0]['score'], 0.5)
@@ -454,8 +560,9 @@ class KeptVerdictsTest(unittest.TestCase):
                              'a and b are never equal on these machines\n')
         with mock.patch.object(mutate, 'EXPLAINED', explained):
             text = mutate.write_report(targets)
-        self.assertIn('| 0018 | full | 1 min |', text)
-        self.assertIn('| 0019 | sample of 10 (seed 1) | 20 min |', text)
+        self.assertIn('| 0018 | full (added) | - | - | 0 | 1 min |', text)
+        self.assertIn('| 0019 | sample of 10 a scope (seed 1) (added) | - | - '
+                      '| 0 | 20 min |', text)
         self.assertIn('on ptc; explained: a and b are never equal on these '
                       'machines', text)
         self.assertTrue(text.endswith('mutate: 2 of 3 mutants killed over '

@@ -35,6 +35,26 @@ static void free_prepared_run(unsigned long pfn, unsigned long end)
 '''.split('\n')
 
 
+# Two conditions in a row, as free_pages_prepare() and vfree() have them,
+# and two macros and a prototype around a function of several lines.
+NESTED = '''#define one(x) \\
+	f(x, 1)
+static void g(struct page *page);
+static inline void
+vfree_run(struct vm_struct *vm,
+	  unsigned int nr)
+{
+	if (vm->flags & VM_FLUSH_RESET_PERMS)
+		vm_reset_perms(vm);
+	if (!(vm->flags & VM_MAP_PUT_PAGES))
+		mod_memcg_page_state(vm->pages[0], MEMCG_VMALLOC, -nr);
+	kvfree(vm->pages);
+	in_hardirq();
+}
+#define two 2
+'''.split('\n')
+
+
 def of_line(number: int) -> Dict[str, List[str]]:
     """The mutants of one line of FILE, by operator."""
     found: Dict[str, List[str]] = {}
@@ -148,9 +168,69 @@ class OperatorTest(unittest.TestCase):
         self.assertEqual([t.text for t in toks], ['a', '<', 'b'])
 
     def test_every_operator_is_exercised(self) -> None:
-        seen = {m.operator for m in mutate_gen.mutations(
-            'mm/x.c', FILE, range(1, len(FILE) + 1))}
+        seen = {m.operator for text in (FILE, NESTED)
+                for m in mutate_gen.mutations('mm/x.c', text,
+                                              range(1, len(text) + 1))}
         self.assertEqual(seen, set(mutate_gen.OPERATORS))
+
+    def test_sibling_calls_and_sizes(self) -> None:
+        found = {m.mutated.strip() for m in mutate_gen.mutations(
+            'mm/x.c', NESTED, [12, 13]) if m.operator == 'sib'}
+        self.assertEqual(found, {'kfree(vm->pages);', 'vfree(vm->pages);',
+                                 'in_interrupt();',
+                                 'in_serving_softirq();'})
+
+    def test_range_ends_move_by_one_entry_where_they_are_read(self) -> None:
+        self.assertEqual(sorted(of_line(7)['range']), [
+            'while (pfn < (end + 1)) {', 'while (pfn < (end - 1)) {'])
+        # Written, declared or a member: no range mutant.
+        self.assertNotIn('range', of_line(5))
+        self.assertEqual([m.mutated for m in mutate_gen.mutations_of_line(
+            'x.c', 1, '\tflush(addr, end);') if m.operator == 'range'], [
+            '\tflush((addr + PAGE_SIZE), end);',
+            '\tflush((addr - PAGE_SIZE), end);',
+            '\tflush(addr, (end + PAGE_SIZE));',
+            '\tflush(addr, (end - PAGE_SIZE));'])
+
+    def test_a_condition_is_nested_under_the_one_before(self) -> None:
+        found = [m for m in mutate_gen.mutations(
+            'mm/x.c', NESTED, range(1, len(NESTED) + 1))
+            if m.operator == 'nest']
+        self.assertEqual(len(found), 1)
+        self.assertEqual(found[0].line, 8)
+        self.assertEqual(found[0].mutated.split('\n'), [
+            '\tif (vm->flags & VM_FLUSH_RESET_PERMS) {',
+            '\t\tvm_reset_perms(vm);',
+            '\t\tif (!(vm->flags & VM_MAP_PUT_PAGES))',
+            '\t\t\tmod_memcg_page_state(vm->pages[0], MEMCG_VMALLOC, -nr);',
+            '\t}'])
+
+    def test_a_statement_moves_across_its_neighbour(self) -> None:
+        found = [m for m in mutate_gen.mutations('mm/x.c', FILE, [16, 17])
+                 if m.operator == 'move']
+        self.assertEqual([m.mutated.split('\n') for m in found], [[
+            '\t\tpfn += 1UL << order;',
+            '\t\t__free_unref_page(page, order, FPI_PREPARED);']])
+        # Only when both lines are among the chosen ones.
+        self.assertFalse([m for m in mutate_gen.mutations('mm/x.c', FILE,
+                                                          [16])
+                          if m.operator == 'move'])
+
+
+class DefinitionsTest(unittest.TestCase):
+    def test_functions_and_macros_with_their_lines(self) -> None:
+        self.assertEqual(mutate_gen.definitions(NESTED), [
+            mutate_gen.Definition('one', 1, 2),
+            mutate_gen.Definition('vfree_run', 4, 14),
+            mutate_gen.Definition('two', 15, 15)])
+        self.assertEqual(mutate_gen.definitions(FILE), [
+            mutate_gen.Definition('free_prepared_run', 5, 23)])
+
+    def test_texts_by_name(self) -> None:
+        texts = mutate_gen.definition_texts(NESTED)
+        self.assertEqual(sorted(texts), ['one', 'two', 'vfree_run'])
+        self.assertTrue(texts['vfree_run'].startswith('static inline void'))
+        self.assertTrue(texts['vfree_run'].endswith('}'))
 
 
 class SampleTest(unittest.TestCase):
@@ -199,6 +279,27 @@ class PatchTest(unittest.TestCase):
                            check=True, capture_output=True)
             self.assertEqual((repo / 'x.h').read_text(),
                              text.replace('1)', '2)'))
+
+    def test_git_applies_a_multi_line_mutant(self) -> None:
+        text = '\n'.join(NESTED)
+        lines = mutate_gen.lines_of(text)
+        nest = [m for m in mutate_gen.mutations(
+            'mm/x.c', lines, range(1, len(lines) + 1))
+            if m.operator in ('nest', 'move')]
+        self.assertEqual(len(nest), 2)
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = Path(tmp)
+            (repo / 'mm').mkdir()
+            subprocess.run(['git', 'init', '-q', str(repo)], check=True)
+            for m in nest:
+                (repo / 'mm' / 'x.c').write_text(text)
+                (repo / 'm.patch').write_text(mutate_gen.as_patch(m, lines))
+                subprocess.run(['git', 'apply', 'm.patch'], cwd=repo,
+                               check=True)
+                want = (lines[:m.line - 1] + m.mutated.split('\n') +
+                        lines[m.line - 1 + len(m.original.split('\n')):])
+                self.assertEqual((repo / 'mm' / 'x.c').read_text(),
+                                 '\n'.join(want) + '\n')
 
     def test_a_stale_line_is_refused(self) -> None:
         m = mutate_gen.mutations('mm/x.c', FILE, [7])[0]
