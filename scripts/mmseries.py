@@ -17,6 +17,7 @@ import bench
 import bench_report
 import bench_run
 import checkpatch
+import cover
 import cross
 import hunks
 import kunit_run
@@ -367,10 +368,33 @@ def cmd_report(args: argparse.Namespace) -> int:
     _, unclean = run_checkpatch()
     run_bench(args.profile, args.boots, args.clock)
     print_attribution()
+    with project.build_lock(project.CACHE):
+        letter = cover.write(project.CACHE, the_series, [attribution()])
+    print(f'\ncover letter: {letter} (kernel-patches/'
+          f'{series.COVER_LETTER} is kept in its form; copy it there)')
     return 1 if bad or unclean else 0
 
 
-def print_attribution() -> None:
+def run_cover_check() -> Tuple[int, int]:
+    """The committed cover letter against git's own of the series: (1, 0)
+    when its patch count, shortlog and diffstat match, else (0, 1)."""
+    the_series = series.load(project.PATCHES)
+    if not cover.COVER.exists():
+        print(f'cover letter: {cover.COVER} is missing (make report '
+              'writes build/cover-letter.txt)')
+        return 0, 1
+    with project.build_lock(project.CACHE):
+        skel = cover.skeleton(project.CACHE, the_series)
+    problems = cover.check(cover.parse(cover.COVER.read_text(),
+                                       str(cover.COVER)), skel)
+    for problem in problems:
+        print(f'cover letter: {problem}')
+    if not problems:
+        print('cover letter: its shortlog and diffstat are the series\'')
+    return (0, 1) if problems else (1, 0)
+
+
+def attribution() -> str:
     """The last make walk BENCH=...'s table of which patch moved which
     benchmark (this clone's, else the one kept in the cache by a walk
     from any clone), when it walked the series as it is now; else the
@@ -382,11 +406,14 @@ def print_attribution() -> None:
         if kept else ''
     for path in kept:
         if patched and f'walk of patched {patched[:12]}' in path.read_text():
-            print('\n' + path.read_text().rstrip())
-            return
-    print('\nper-patch attribution: not measured for this series; make walk '
-          'BENCH=mm_bench_vmalloc BOOTS=2 walks it (icount clock; an '
-          'incremental build and two boots a prefix)')
+            return path.read_text().rstrip()
+    return ('per-patch attribution: not measured for this series; make '
+            'walk BENCH=mm_bench_vmalloc BOOTS=2 walks it (icount clock; '
+            'an incremental build and two boots a prefix)')
+
+
+def print_attribution() -> None:
+    print('\n' + attribution())
 
 
 def cmd_unit(_: argparse.Namespace) -> int:
@@ -402,14 +429,17 @@ def cmd_test(_: argparse.Namespace) -> int:
     accounted = len(cov.pinned) + len(cov.listed)
     unaccounted = len(cov.holes) + len(cov.stale)
     smoke, _ = run_bench('smoke', 1, 'host')
+    letter_good, letter_bad = run_cover_check()
     print(f'\nhost tests: {unit_good} passed, {unit_bad} failed; '
           f'KUnit matrix cells: {kunit_good} as expected, {kunit_bad} differ; '
           f'checkpatch: {clean} patches clean, {unclean} not; '
           f'hunks: {accounted} pinned or listed, {unaccounted} holes or '
-          f'stale rows; benchmark smoke: {smoke} ran on both trees')
-    print(f'{unit_good + kunit_good + clean + accounted + smoke} passed, '
-          f'{unit_bad + kunit_bad + unclean + unaccounted} failed')
-    return 1 if unit_bad or kunit_bad or unclean or unaccounted else 0
+          f'stale rows; benchmark smoke: {smoke} ran on both trees; '
+          f'cover letter: {"matches" if letter_good else "differs"}')
+    bad = unit_bad + kunit_bad + unclean + unaccounted + letter_bad
+    print(f'{unit_good + kunit_good + clean + accounted + smoke + letter_good}'
+          f' passed, {bad} failed')
+    return 1 if bad else 0
 
 
 # Subcommand: (function, one-line help).

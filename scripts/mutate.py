@@ -36,6 +36,7 @@ import mutants
 import mutate_gen
 import project
 import reasons
+import series
 import tsv
 from project import SeriesError
 from trees import Tree
@@ -825,7 +826,8 @@ def run(cache: Path, patches: Sequence[str], size: int, seed: int,
     commit_of = {patch: commit for commit, patch in
                  hunks.commits_to_patches(repo, project.PATCHES).items()}
     texts = {p.name[:4]: p.read_text()
-             for p in project.PATCHES.glob('0*.patch')}
+             for p in project.PATCHES.glob('0*.patch')
+             if p.name != series.COVER_LETTER}
     equivalents = load_equivalents()
     explained = load_equivalents(EXPLAINED)
     expected = manifest.load(project.MANIFEST)

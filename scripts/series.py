@@ -9,6 +9,8 @@ from typing import List
 from project import SeriesError
 
 BASE_MARKER = '# base ends here'
+# git format-patch --cover-letter's file: not a patch of the series.
+COVER_LETTER = '0000-cover-letter.patch'
 
 
 @dataclass(frozen=True)
@@ -54,7 +56,7 @@ def load(patch_dir: Path) -> Series:
         if not (patch_dir / name).is_file():
             raise SeriesError(f'series lists {name}, which does not exist')
     unlisted = sorted(p.name for p in patch_dir.glob('*.patch')
-                      if p.name not in series.all)
+                      if p.name not in series.all and p.name != COVER_LETTER)
     if unlisted:
         raise SeriesError(f'{unlisted[0]} is not listed in the series file')
     return series

@@ -47,11 +47,13 @@ class MainTest(unittest.TestCase):
                                       [], ['0002 a.c#9: no such hunk'])), \
                 mock.patch.object(mmseries, 'run_bench',
                                   return_value=(7, 0)) as smoke, \
+                mock.patch.object(mmseries, 'run_cover_check',
+                                  return_value=(0, 1)), \
                 contextlib.redirect_stdout(out):
             self.assertEqual(mmseries.main(['test']), 1)
         smoke.assert_called_once_with('smoke', 1, 'host')
         self.assertEqual(out.getvalue().splitlines()[-1],
-                         '72 passed, 4 failed')
+                         '72 passed, 5 failed')
 
     def test_unknown_names_are_refused_before_the_build_lock(self) -> None:
         lock = mock.Mock(side_effect=AssertionError('took the lock'))
@@ -92,6 +94,9 @@ class MainTest(unittest.TestCase):
                                   return_value=(19, 0)), \
                 mock.patch.object(mmseries, 'run_bench',
                                   return_value=(3, 0)) as bench, \
+                mock.patch.object(mmseries.cover, 'write',
+                                  return_value='build/cover-letter.txt'), \
+                mock.patch.object(mmseries, 'print_attribution'), \
                 contextlib.redirect_stdout(io.StringIO()):
             self.assertEqual(mmseries.main(['report', '--profile=smoke',
                                             '--boots=2', '--clock=icount']),
