@@ -21,6 +21,9 @@
 #   make granules both trees on 4K, 16K, 64K pages and without THP
 #   make sanitize the patched tree under KASAN, lockdep, kmemleak & co.
 #   make cross    every prefix for x86_64 and riscv64; suites on x86_64
+#   make lava     every cell as a LAVA job (LANES=a,b URL=... BOARD=type)
+#   make lava-run the qemu jobs here with lava-run (LANES=main,ptc,16k)
+#   make lava-submit LAB=identity / make lava-collect LAB=identity
 PYTHON ?= python3
 TOOL := $(PYTHON) scripts/mmseries.py
 PROFILE ?= quick
@@ -28,7 +31,8 @@ BOOTS ?= 3
 CLOCK ?= both
 
 .PHONY: report test verify unit trees deps bench mutants mutate walk \
-	sanitize cross granules hunks clean
+	sanitize cross granules hunks clean lava lava-run lava-submit \
+	lava-collect
 
 test verify unit trees deps sanitize cross granules hunks:
 	@$(TOOL) $@
@@ -43,6 +47,16 @@ mutate:
 	@$(TOOL) mutate $(if $(PATCH),--patch $(PATCH)) \
 		$(if $(SAMPLE),--sample=$(SAMPLE)) $(if $(SEED),--seed=$(SEED)) \
 		$(if $(SCOPE),--scope=$(SCOPE))
+
+lava:
+	@$(TOOL) lava $(if $(LANES),--lanes=$(LANES)) $(if $(URL),--url=$(URL)) \
+		$(if $(BOARD),--board=$(BOARD)) $(if $(DTB),--dtb=$(DTB))
+
+lava-run:
+	@$(TOOL) lava-run $(if $(LANES),--lanes=$(LANES))
+
+lava-submit lava-collect:
+	@$(TOOL) $@ --lab=$(LAB) $(if $(filter lava-submit,$@),$(if $(BOARD),--board))
 
 walk:
 	@$(TOOL) walk $(if $(GRANULE),--granule=$(GRANULE)) \

@@ -27,6 +27,11 @@ unsigned int mm_bench_loops(unsigned int full_loops)
 	return max(full_loops / 100, min(full_loops, 10U));
 }
 
+bool mm_bench_profile_is(const char *name)
+{
+	return !strcmp(profile, name);
+}
+
 unsigned int mm_bench_nr_samples(void)
 {
 	return strcmp(profile, "smoke") ? max(samples, 1U) : 1;

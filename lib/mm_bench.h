@@ -30,6 +30,9 @@ struct mm_bench {
 /* Loops for the current profile, from the seeds' count. */
 unsigned int mm_bench_loops(unsigned int full_loops);
 
+/* Whether the boot runs this profile (smoke, quick or full). */
+bool mm_bench_profile_is(const char *name);
+
 /* Timed samples per case and boot in the current profile. */
 unsigned int mm_bench_nr_samples(void);
 

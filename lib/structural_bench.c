@@ -7,14 +7,21 @@
  *   valid entry, one per contiguous block (read from init_mm the way the
  *   MMU reads it);
  * - dsb/isb pairs the calling task issues for the kernel page-table
- *   writes of one vmalloc() of p pages (counted through the arm64 seam).
+ *   writes of one vmalloc() of p pages (counted through the arm64 seam);
+ * - kswapd wakeups one vmalloc() of 4M makes on fragmented memory, and
+ *   the reclaim and compaction work they set off (full profile only).
  *
  * TCG does not model TLB or barrier cost, so these counts are what shows
  * the effect of contpte and lazy MMU mode under QEMU; the counts are
  * exact, one sample per boot.
  */
+#include <linux/delay.h>
+#include <linux/gfp.h>
+#include <linux/mm.h>
 #include <linux/sizes.h>
 #include <linux/vmalloc.h>
+#include <linux/vmstat.h>
+#include <trace/events/vmscan.h>
 
 #include "../series-kunit/kernel_map.h"
 #include "../series-kunit/mm_recorder.h"
@@ -85,12 +92,122 @@ static void barrier_pairs_bench(struct kunit *test)
 	mm_bench_count(test, &bench, "pairs", rec->nr_barriers);
 }
 
+/*
+ * Free memory with no block above order 0 left: every free block of order
+ * 1 and up is taken (no reclaim, no kswapd), split, and every other page
+ * given back. The pages kept are on @held.
+ */
+static void fragment_free_memory(struct list_head *held)
+{
+	const gfp_t gfp = (GFP_KERNEL & ~__GFP_RECLAIM) | __GFP_NOWARN;
+	int order;
+
+	for (order = MAX_PAGE_ORDER; order >= 1; order--) {
+		struct page *page;
+
+		while ((page = alloc_pages(gfp, order))) {
+			unsigned int i;
+
+			split_page(page, order);
+			for (i = 0; i < 1U << order; i++) {
+				if (i & 1)
+					__free_page(page + i);
+				else
+					list_add(&page[i].lru, held);
+			}
+			cond_resched();
+		}
+	}
+}
+
+static void free_held(struct list_head *held)
+{
+	struct page *page, *next;
+
+	list_for_each_entry_safe(page, next, held, lru) {
+		list_del(&page->lru);
+		__free_page(page);
+		cond_resched();
+	}
+}
+
+struct kswapd_wakeups {
+	struct task_struct *task;
+	unsigned int total;
+	int highest_order;
+};
+
+static void kswapd_wakeup_probe(void *data, int nid, int zid, int order,
+				gfp_t gfp_flags)
+{
+	struct kswapd_wakeups *w = data;
+
+	if (current != w->task)
+		return;
+	w->total++;
+	w->highest_order = max(w->highest_order, order);
+}
+
+/*
+ * 0019 keeps __GFP_KSWAPD_RECLAIM in its large-order attempts, as upstream
+ * does: on memory with no large free block, each attempt fails its fast
+ * path and wakes kswapd for its order (from MAX_PAGE_ORDER down), where
+ * the order-0 bulk path of 6.12 wakes none while memory is above the
+ * watermarks. Counted per vmalloc() of 4M: the wakeups the task made (the
+ * tracepoint fires only when kswapd is asleep and the node unbalanced for
+ * the order), the highest order, and the pages kswapd then scanned and
+ * kcompactd's wakeups over the next second. Fragmenting all free memory
+ * takes seconds under TCG: the full profile only.
+ */
+static void kswapd_wakeups_bench(struct kunit *test)
+{
+	struct mm_bench bench = { .suite = "structural",
+				  .name = "kswapd_wakeups_per_vmalloc" };
+	struct kswapd_wakeups w = { .task = current, .highest_order = -1 };
+	unsigned long *before, *after;
+	LIST_HEAD(held);
+	void *addr;
+
+	if (!mm_bench_profile_is("full"))
+		kunit_skip(test, "fragments all free memory: the full profile only (mm_series_bench.profile=full)");
+	before = kunit_kcalloc(test, NR_VM_EVENT_ITEMS, sizeof(*before),
+			       GFP_KERNEL);
+	after = kunit_kcalloc(test, NR_VM_EVENT_ITEMS, sizeof(*after),
+			      GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, before);
+	KUNIT_ASSERT_NOT_NULL(test, after);
+	fragment_free_memory(&held);
+	KUNIT_ASSERT_EQ(test, register_trace_mm_vmscan_wakeup_kswapd(
+				kswapd_wakeup_probe, &w), 0);
+	all_vm_events(before);
+	addr = vmalloc(SZ_4M);
+	unregister_trace_mm_vmscan_wakeup_kswapd(kswapd_wakeup_probe, &w);
+	tracepoint_synchronize_unregister();
+	msleep(1000);
+	all_vm_events(after);
+	vfree(addr);
+	free_held(&held);
+	KUNIT_ASSERT_NOT_NULL(test, addr);
+
+	strscpy(bench.params, "size=4M fragmented", sizeof(bench.params));
+	mm_bench_count(test, &bench, "wakeups", w.total);
+	bench.name = "kswapd_highest_order_per_vmalloc";
+	mm_bench_count(test, &bench, "order", w.highest_order + 1);
+	bench.name = "kswapd_pages_scanned_after_vmalloc";
+	mm_bench_count(test, &bench, "pages",
+		       after[PGSCAN_KSWAPD] - before[PGSCAN_KSWAPD]);
+	bench.name = "kcompactd_wakeups_after_vmalloc";
+	mm_bench_count(test, &bench, "wakeups",
+		       after[KCOMPACTD_WAKE] - before[KCOMPACTD_WAKE]);
+}
+
 static struct kunit_case structural_bench_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(translation_entries_bench,
 			      entries_bench_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_PARAM_ATTR(barrier_pairs_bench, barrier_bench_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_ATTR(kswapd_wakeups_bench, { .speed = KUNIT_SPEED_SLOW }),
 	{}
 };
 

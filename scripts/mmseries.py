@@ -21,6 +21,7 @@ import cover
 import cross
 import hunks
 import kunit_run
+import lava
 import manifest
 import mutants
 import mutate
@@ -416,6 +417,113 @@ def print_attribution() -> None:
     print('\n' + attribution())
 
 
+def lava_lanes(arg: Optional[str]) -> List[str]:
+    return [x for x in (arg or '').split(',') if x] or list(
+        dict.fromkeys((*kunit_run.CI_LANES, *kunit_run.GRANULE_LANES)))
+
+
+def cmd_lava(args: argparse.Namespace) -> int:
+    """Write every cell's LAVA jobs (building the kernels it lacks)."""
+    lanes = lava_lanes(args.lanes)
+    with project.build_lock(project.CACHE):
+        the_trees = prepare_trees()
+        for c in lava.cells(the_trees, lanes):
+            known = kunit_run.LANES[c.lane]
+            if not c.kernel.exists():
+                build = known.kernel_of or c.lane
+                print(f'{c.tree} tree, lane {build}: building for its job',
+                      flush=True)
+                mutants.build_lane(the_trees[c.tree], build, project.CACHE,
+                                   f'{c.tree} tree, lane {build} does not '
+                                   'build')
+            d = lava.write_cell(c, url_base=args.url, board=args.board,
+                                dtb_url=args.dtb)
+            print(f'{c.tree}+{c.lane}: {d / "job.yaml"}'
+                  + (f', {d / "board.yaml"}' if args.board else ''))
+    return 0
+
+
+def run_lava_cells(the_trees: Dict[str, trees.Tree], lanes: Sequence[str],
+                   ) -> Tuple[int, int]:
+    """lava-run each built cell's qemu job, judge its console and hold it
+    against the kunit.py run of the same cell (build/runs/); the matrix
+    of the LAVA outcomes, and (cells equal, cells differing)."""
+    packages.ensure(packages.LAVA)
+    expected = manifest.load(project.MANIFEST)
+    actual: Dict[str, Dict[str, str]] = {}
+    same = differ = 0
+    total_s = 0.0
+    for number, c in enumerate(lava.cells(the_trees, lanes), 1):
+        column = column_name(c.tree, c.lane)
+        kunit_dir = project.RESULTS / 'runs' / f'{c.tree}-{c.lane}'
+        if not (kunit_dir / 'results.json').exists():
+            raise SeriesError(f'{column}: no kunit.py run of this cell in '
+                              f'{kunit_dir} to hold the job against (make '
+                              'verify)')
+        lava.write_cell(c)
+        got, seconds = lava.run_cell(the_trees[c.tree], c, number)
+        total_s += seconds
+        want = lava.outcomes(the_trees[c.tree], c.lane, kunit_dir)
+        diff = lava.differences(got, want)
+        for line in diff:
+            print(f'lava: {column}: {line}')
+        print(f'lava: {column}: job {number} in {seconds:.0f} s, '
+              f'{len(got)} cases, {len(diff)} differ from kunit.py',
+              flush=True)
+        same += len(got) - len(diff)
+        differ += len(diff)
+        actual[column] = got
+    columns = list(actual)
+    rows = verify.compare(expected, actual, columns, column_runs)
+    text = verify.render(rows, columns)
+    project.RESULTS.mkdir(exist_ok=True)
+    (project.RESULTS / 'lava-matrix.txt').write_text(text + '\n')
+    print('\nVerification matrix from the LAVA jobs (expected/actual):')
+    print(text)
+    print(f'lava: {len(actual)} jobs in {total_s:.0f} s; {same} cells as '
+          f'kunit.py has them, {differ} differ')
+    good, bad = verify.counts(rows)
+    return same, differ + bad
+
+
+def cmd_lava_run(args: argparse.Namespace) -> int:
+    lanes = lava_lanes(args.lanes or 'main,ptc,16k')
+    with project.build_lock(project.CACHE):
+        the_trees = prepare_trees()
+    _, bad = run_lava_cells(the_trees, lanes)
+    return 1 if bad else 0
+
+
+def cmd_lava_submit(args: argparse.Namespace) -> int:
+    packages.ensure(packages.LAVA[1:])
+    dirs = sorted(p for p in lava.OUT.glob('*-*') if (p / 'job.yaml').exists())
+    if not dirs:
+        raise SeriesError(f'no jobs in {lava.OUT}: run make lava first')
+    ids = lava.submit(args.lab, dirs, 'board.yaml' if args.board else
+                      'job.yaml')
+    for name, job_id in ids.items():
+        print(f'{name}: job {job_id} on {args.lab}')
+    return 0
+
+
+def cmd_lava_collect(args: argparse.Namespace) -> int:
+    packages.ensure(packages.LAVA[1:])
+    with project.build_lock(project.CACHE):
+        the_trees = prepare_trees()
+    expected = manifest.load(project.MANIFEST)
+    actual: Dict[str, Dict[str, str]] = {}
+    for name, run in lava.collect(args.lab).items():
+        tree, _, lane = name.partition('-')
+        final = lava.results_dir(the_trees[tree], run, name)
+        actual[column_name(tree, lane)] = lava.outcomes(the_trees[tree], lane,
+                                                        final)
+    columns = list(actual)
+    rows = verify.compare(expected, actual, columns, column_runs)
+    print(verify.render(rows, columns))
+    _, bad = verify.counts(rows)
+    return 1 if bad else 0
+
+
 def cmd_unit(_: argparse.Namespace) -> int:
     _, bad = run_unit()
     return 1 if bad else 0
@@ -465,6 +573,15 @@ COMMANDS: Dict[str, Tuple[Callable[[argparse.Namespace], int], str]] = {
                            'patch and scope'),
     'hunks': (cmd_hunks, 'which hunks of the series a mutant pins, and '
                          'why the others are not (kunit/hunks.tsv)'),
+    'lava': (cmd_lava, 'write every (tree, lane) cell as a LAVA job, with '
+                       'its kernel, config and manifest slice'),
+    'lava-run': (cmd_lava_run, 'run the cells\' qemu jobs here with '
+                               'lava-run; the matrix, held against '
+                               'kunit.py\'s'),
+    'lava-submit': (cmd_lava_submit, 'submit the written jobs to a lab with '
+                                     'lavacli'),
+    'lava-collect': (cmd_lava_collect, 'wait for the submitted jobs, fetch '
+                                       'their logs, print the matrix'),
     'sanitize': (cmd_sanitize, "the patched tree's suites under KASAN, "
                                'lockdep, kmemleak and co.'),
     'cross': (cmd_cross, 'every prefix built for x86_64 and riscv64; '
@@ -522,6 +639,24 @@ def make_parser() -> argparse.ArgumentParser:
                                help='the lines a patch adds, the base '
                                     'lines of the functions it changes, '
                                     'or both (default)')
+    for name in ('lava', 'lava-run'):
+        sub[name].add_argument('--lanes', default=None,
+                               help='comma-separated lanes (lava: every lane '
+                                    'of make test and make granules; '
+                                    'lava-run: main,ptc,16k)')
+    sub['lava'].add_argument('--url', default='',
+                             help='where a lab fetches the artifacts '
+                                  '(default: file:// of build/lava)')
+    sub['lava'].add_argument('--board', default='',
+                             help='also write board.yaml for this device '
+                                  'type (U-Boot, TFTP)')
+    sub['lava'].add_argument('--dtb', default='',
+                             help='the board\'s device tree URL')
+    for name in ('lava-submit', 'lava-collect'):
+        sub[name].add_argument('--lab', required=True,
+                               help='the lavacli identity of the lab')
+    sub['lava-submit'].add_argument('--board', action='store_true',
+                                    help='submit board.yaml, not job.yaml')
     sub['walk'].add_argument('--bench', default=None,
                              help='kunit.py filter of benchmark suites, '
                                   'e.g. mm_bench_vmalloc')

@@ -15,6 +15,9 @@ REQUIRED = (
     'libc6-dev', 'libelf-dev', 'libssl-dev', 'make', 'python3',
     'qemu-system-arm', 'xz-utils',
 )
+# LAVA's dispatcher, to run the jobs of make lava here (lava-run), and its
+# command-line client, to submit them to a lab.
+LAVA = ('lava-dispatcher', 'lavacli')
 # Only the benchmark chart needs it; without it the report says so.
 OPTIONAL = ('python3-matplotlib',)
 
