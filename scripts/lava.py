@@ -104,7 +104,11 @@ def command_line(lane: str, qemu: QemuConfig) -> str:
     if known.filter:
         args.append(f'kunit.filter_glob={known.filter}')
     if known.attributes:
-        args.append(f'kunit.filter="{known.attributes}"')
+        # kunit.py quotes it; with no space in it the kernel needs no
+        # quotes, and the job's -append keeps one level of quoting.
+        args.append(f'kunit.filter={known.attributes}'
+                    if ' ' not in known.attributes
+                    else f'kunit.filter="{known.attributes}"')
     args.append('kunit.enable=1')
     return ' '.join(args + [qemu.kernel_command_line, 'kunit_shutdown=halt'])
 
@@ -151,23 +155,23 @@ def _qemu_options(qemu: QemuConfig) -> Tuple[Dict[str, str], List[str]]:
     return known, rest
 
 
-def monitors(suites: Sequence[str]) -> List[Dict[str, object]]:
-    """One monitors test action per suite, over its KTAP lines: from its
-    Subtest line to its own result line, each case's result line. A
-    skipped case ("ok N case # SKIP ...") is an "ok" to the pattern, as
-    LAVA maps the result group whole; its skip is in the console."""
-    found = []
-    for suite in suites:
-        name = re.escape(suite)
-        found.append({
-            'name': suite,
-            'start': f'# Subtest: {name}',
-            'end': f'(?:not )?ok \\d+ {name}{EOL}',
-            'pattern': (r'(?P<result>not ok|ok) \d+ '
-                        r'(?P<test_case_id>[^\s#]+)[^\r\n]*' + EOL),
-            'fixupdict': {'ok': 'pass', 'not ok': 'fail'},
-        })
-    return found
+def monitors(name: str) -> List[Dict[str, object]]:
+    """One monitors test action over the whole KTAP output, from its
+    first line to the kernel halting (kunit_shutdown=halt): every result
+    line, a suite's or a case's. Monitors run one after the other, each
+    waiting for its start line, so one per suite would need the suites
+    the kernel runs, in their order, which its config and filters decide.
+    A skipped case ("ok N case # SKIP ...") is an "ok" to the pattern, as
+    LAVA maps the result group whole; its skip is in the console, from
+    which the project's outcomes come."""
+    return [{
+        'name': name,
+        'start': 'KTAP version 1',
+        'end': f'reboot: System halted{EOL}',
+        'pattern': (r'(?P<result>not ok|ok) \d+ '
+                    r'(?P<test_case_id>[^\s#]+)[^\r\n]*' + EOL),
+        'fixupdict': {'ok': 'pass', 'not ok': 'fail'},
+    }]
 
 
 def _timeouts() -> Dict[str, object]:
@@ -197,7 +201,7 @@ def qemu_job(c: Cell, kernel_url: str) -> Dict[str, object]:
             {'boot': {'method': 'qemu', 'media': 'tmpfs',
                       'timeout': {'minutes': BOOT_MINUTES}}},
             {'test': {'timeout': {'minutes': BOOT_MINUTES},
-                      'monitors': monitors(c.suites)}},
+                      'monitors': monitors(f'kunit-{c.lane}')}},
         ],
     }
 
@@ -262,7 +266,7 @@ def board_job(c: Cell, kernel_url: str, dtb_url: str,
                 '{BOOTX}'],
                 'timeout': {'minutes': BOOT_MINUTES}}},
             {'test': {'timeout': {'minutes': BOOT_MINUTES},
-                      'monitors': monitors(c.suites)}},
+                      'monitors': monitors(f'kunit-{c.lane}')}},
         ],
     }
 
@@ -278,9 +282,11 @@ def qemu_device(c: Cell) -> Dict[str, object]:
                f'-m {known.get("memory", "1024")}', *rest]
     return {
         'device_type': 'qemu',
+        'available_architectures': ['arm64', 'aarch64'],
         'actions': {
-            'deploy': {'methods': {'tmpfs': None}, 'connections':
-                       {'serial': None}},
+            'deploy': {'methods': {'image': {'parameters': {'guest': {
+                'size': 512, 'interface': 'ide', 'driveid': 'lavatest'}}}},
+                'connections': {'serial': None}},
             'boot': {'connections': {'serial': None}, 'methods': {
                 'qemu': {'parameters': {
                     'command': f'qemu-system-{c.qemu.qemu_arch}',
@@ -291,7 +297,8 @@ def qemu_device(c: Cell) -> Dict[str, object]:
         'constants': {'shutdown-message': 'reboot: System halted',
                       'kernel-start-message': 'Linux version [0-9]',
                       'default-shell-prompt': 'lava-test: # ',
-                      'spawn_maxread': '4092',
+                      'spawn_maxread': '4092', 'failure_retry': 1,
+                      'boot_retry': None,
                       'posix': {'lava_test_sh_cmd': '/bin/sh',
                                 'lava_test_results_dir': '/lava-%s',
                                 'lava_test_shell_file': '~/.bashrc'}},

@@ -529,9 +529,19 @@ def cmd_unit(_: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
+def run_lava_check() -> Tuple[int, int]:
+    """The main lane's cells of both trees once more as LAVA jobs, run here
+    with lava-run: their matrix must be kunit.py's, cell for cell, so that
+    the path to a lab cannot rot."""
+    with project.build_lock(project.CACHE):
+        the_trees = prepare_trees()
+    return run_lava_cells(the_trees, [manifest.MAIN_LANE])
+
+
 def cmd_test(_: argparse.Namespace) -> int:
     unit_good, unit_bad = run_unit()
     kunit_good, kunit_bad = run_verify()
+    lava_good, lava_bad = run_lava_check()
     clean, unclean = run_checkpatch()
     cov = print_hunks()
     accounted = len(cov.pinned) + len(cov.listed)
@@ -543,10 +553,13 @@ def cmd_test(_: argparse.Namespace) -> int:
           f'checkpatch: {clean} patches clean, {unclean} not; '
           f'hunks: {accounted} pinned or listed, {unaccounted} holes or '
           f'stale rows; benchmark smoke: {smoke} ran on both trees; '
+          f'LAVA jobs: {lava_good} cells as kunit.py\'s, {lava_bad} differ; '
           f'cover letter: {"matches" if letter_good else "differs"}')
-    bad = unit_bad + kunit_bad + unclean + unaccounted + letter_bad
-    print(f'{unit_good + kunit_good + clean + accounted + smoke + letter_good}'
-          f' passed, {bad} failed')
+    bad = (unit_bad + kunit_bad + unclean + unaccounted + letter_bad +
+           lava_bad)
+    good = (unit_good + kunit_good + clean + accounted + smoke +
+            letter_good + lava_good)
+    print(f'{good} passed, {bad} failed')
     return 1 if bad else 0
 
 

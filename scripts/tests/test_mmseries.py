@@ -49,11 +49,13 @@ class MainTest(unittest.TestCase):
                                   return_value=(7, 0)) as smoke, \
                 mock.patch.object(mmseries, 'run_cover_check',
                                   return_value=(0, 1)), \
+                mock.patch.object(mmseries, 'run_lava_check',
+                                  return_value=(4, 1)), \
                 contextlib.redirect_stdout(out):
             self.assertEqual(mmseries.main(['test']), 1)
         smoke.assert_called_once_with('smoke', 1, 'host')
         self.assertEqual(out.getvalue().splitlines()[-1],
-                         '72 passed, 5 failed')
+                         '76 passed, 6 failed')
 
     def test_unknown_names_are_refused_before_the_build_lock(self) -> None:
         lock = mock.Mock(side_effect=AssertionError('took the lock'))
