@@ -118,7 +118,8 @@ def boot(tree: Tree, cache: Path, profile: str, clock: str, number: int,
         log_path = plugin_log(tree, number)
         log_path.parent.mkdir(parents=True, exist_ok=True)
         log_path.unlink(missing_ok=True)
-        extra = tcg_counts.qemu_args(plugin, log_path)
+        extra = tcg_counts.qemu_args(plugin, log_path, tcg_counts.vectors_address(
+            tree.path / kunit_run.build_dir_name(LANE)))
     final = kunit_run.execute(
         tree, f'bench boot {number}',
         f'bench-{clock}-{tree.name}-{number}',

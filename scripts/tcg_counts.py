@@ -38,11 +38,14 @@ PACKAGES = ('libglib2.0-dev', 'pkg-config')
 APT_SOURCES = Path('/etc/apt/sources.list.d/debian.sources')
 
 _WINDOW = re.compile(r'^mm_window (?P<n>\d+) insns=(?P<insns>\d+) '
+                     r'(?:irq_insns=(?P<irq_insns>\d+) irqs=(?P<irqs>\d+) )?'
                      r'dsb=(?P<dsb>\d+) isb=(?P<isb>\d+) dmb=(?P<dmb>\d+) '
                      r'tlbi=(?P<tlbi>\d+) ops=(?P<ops>\S+)$', re.M)
-# The columns of the report, per operation of the benchmark.
-COLUMNS = ('insns', 'dsb', 'isb', 'tlbi', 'tlbi_range', 'tlbi_asid',
-           'tlbi_all')
+# The columns of the report, per operation of the benchmark: own_insns
+# leaves out what ran in interrupt handlers (irq_insns), which moves with
+# the kernel's code layout rather than with the operation.
+COLUMNS = ('insns', 'own_insns', 'irq_insns', 'irqs', 'dsb', 'isb', 'tlbi',
+           'tlbi_range', 'tlbi_asid', 'tlbi_all')
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,12 @@ class Window:
     dmb: int
     tlbi: int
     ops: Tuple[Tuple[str, int], ...]
+    irq_insns: int = 0
+    irqs: int = 0
+
+    @property
+    def own_insns(self) -> int:
+        return self.insns - self.irq_insns
 
     def kind(self, kind: str) -> int:
         """TLBIs of one form: by range (rva*), by ASID (aside*), of
@@ -78,7 +87,9 @@ def parse_windows(text: str) -> List[Window]:
             (op, int(n)) for op, n in
             (item.split(':') for item in m.group('ops').split(',')))
         found.append(Window(*(int(m.group(f)) for f in
-                              ('insns', 'dsb', 'isb', 'dmb', 'tlbi')), ops))
+                              ('insns', 'dsb', 'isb', 'dmb', 'tlbi')), ops,
+                            int(m.group('irq_insns') or 0),
+                            int(m.group('irqs') or 0)))
     return found
 
 
@@ -130,9 +141,11 @@ def _cell(values: Sequence[float]) -> str:
 def render(base: Counts, patched: Counts) -> str:
     """Per harness case, base and patched: instructions, DSB, ISB and TLBI
     per operation (the TLBIs' range, ASID and all forms in brackets)."""
-    lines = ['| case | insns/op base | patched | change | DSB/op base | '
-             'patched | ISB/op base | patched | TLBI/op base (range/asid/'
-             'all) | patched |', '|---|---|---|---|---|---|---|---|---|---|']
+    lines = ['| case | insns/op base | patched | change | own insns/op '
+             'base | patched | change | in IRQs/op base | patched | DSB/op '
+             'base | patched | ISB/op base | patched | TLBI/op base (range/'
+             'asid/all) | patched |',
+             '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|']
     for key in sorted(set(base) | set(patched)):
         b, p = base.get(key, {}), patched.get(key, {})
 
@@ -141,20 +154,38 @@ def render(base: Counts, patched: Counts) -> str:
                 return '-'
             return (f'{_cell(c["tlbi"])} ({_cell(c["tlbi_range"])}/'
                     f'{_cell(c["tlbi_asid"])}/{_cell(c["tlbi_all"])})')
-        change = '-'
-        if b and p and stats.mean(b['insns']):
-            ratio = stats.mean(p['insns']) / stats.mean(b['insns'])
-            change = f'{100 * (ratio - 1):+.1f}%'
+        def change(column: str) -> str:
+            if b and p and b.get(column) and stats.mean(b[column]):
+                ratio = stats.mean(p[column]) / stats.mean(b[column])
+                return f'{100 * (ratio - 1):+.2f}%'
+            return '-'
         lines.append(f'| {key.label()} | {_cell(b.get("insns", []))} | '
-                     f'{_cell(p.get("insns", []))} | {change} | '
+                     f'{_cell(p.get("insns", []))} | {change("insns")} | '
+                     f'{_cell(b.get("own_insns", []))} | '
+                     f'{_cell(p.get("own_insns", []))} | '
+                     f'{change("own_insns")} | '
+                     f'{_cell(b.get("irq_insns", []))} | '
+                     f'{_cell(p.get("irq_insns", []))} | '
                      f'{_cell(b.get("dsb", []))} | {_cell(p.get("dsb", []))} | '
                      f'{_cell(b.get("isb", []))} | {_cell(p.get("isb", []))} | '
                      f'{tlbi(b)} | {tlbi(p)} |')
     return '\n'.join(lines)
 
 
-def qemu_args(plugin: Path, log: Path) -> List[str]:
-    return ['-plugin', str(plugin), '-d', 'plugin', '-D', str(log)]
+def vectors_address(build: Path) -> Optional[int]:
+    """The kernel's EL1 vector table (VBAR_EL1) from its System.map: the
+    lanes' kernels have no KASLR, so it is where it runs."""
+    system_map = build / 'System.map'
+    if not system_map.exists():
+        return None
+    m = re.search(r'^([0-9a-f]+) T vectors$', system_map.read_text(), re.M)
+    return int(m.group(1), 16) if m else None
+
+
+def qemu_args(plugin: Path, log: Path, vectors: Optional[int] = None
+              ) -> List[str]:
+    arg = str(plugin) + (f',vectors={vectors:#x}' if vectors else '')
+    return ['-plugin', arg, '-d', 'plugin', '-D', str(log)]
 
 
 def deb_src_list(deb822: str) -> str:

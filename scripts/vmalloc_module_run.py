@@ -317,7 +317,8 @@ def boot(tree: Tree, cache: Path, profile: str, clock: str,
         plugin_log = out / f'plugin-test_vmalloc-{tree.name}-{number}.log'
         if plugin:
             plugin_log.unlink(missing_ok=True)
-            cmd[1:1] = tcg_counts.qemu_args(plugin, plugin_log)
+            cmd[1:1] = tcg_counts.qemu_args(
+                plugin, plugin_log, tcg_counts.vectors_address(build))
         try:
             proc = subprocess.run(cmd, stdin=subprocess.DEVNULL,
                                   stdout=subprocess.PIPE,

@@ -8,7 +8,16 @@
  * HINT #0x70 opens a window, HINT #0x71 closes it. At each close the
  * plugin writes one line to QEMU's log (-d plugin -D FILE):
  *
- *   mm_window N insns=I dsb=D isb=S dmb=M tlbi=T ops=vale1is:3,vae1is:1
+ *   mm_window N insns=I irq_insns=H irqs=Q dsb=D isb=S dmb=M tlbi=T ops=vale1is:3,vae1is:1
+ *
+ * irq_insns are the instructions of the window executed in interrupt
+ * handlers, from the IRQ's entry at its vector (given as the plugin
+ * argument vectors=ADDR, the kernel's VBAR_EL1, from System.map: the
+ * kernels have no KASLR) to the eret that ends it, the softirqs run on
+ * its exit included; irqs how many were taken. They are part of insns:
+ * timer and IPI work lands at other instructions when the code of the
+ * kernel moves, so the host reports insns - irq_insns as the operation's
+ * own. Without the argument both are 0.
  *
  * N counts windows from 0 in the order they close; the harness prints its
  * sample lines in the same order, which is how the host ties a window to
@@ -41,7 +50,14 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define SYS_MASK	0xfff80000u
 #define SYS		0xd5080000u
 
-enum counter { C_INSN, C_DSB, C_ISB, C_DMB, C_TLBI, NR_COUNTERS };
+#define ERET		0xd69f03e0u
+/* The IRQ entries of the EL1 vector table: from EL1 (SP_ELx), from EL0. */
+#define VECTOR_IRQ_EL1H	0x280
+#define VECTOR_IRQ_EL0	0x480
+#define VECTORS_SIZE	0x800
+
+enum counter { C_INSN, C_DSB, C_ISB, C_DMB, C_TLBI, C_IRQ_INSN, C_IRQ,
+	       NR_COUNTERS };
 
 /* The EL1 TLBI operations (op1 == 0), by CRm and op2. */
 static const char *const tlbi_el1[8][8] = {
@@ -68,6 +84,10 @@ static uint64_t op_opened[NR_OPS];
 static unsigned int nr_ops;
 static unsigned int windows;
 static GMutex lock;
+static uint64_t vectors;
+/* Exceptions being handled (an IRQ can nest in a softirq on irq exit). */
+static unsigned int depth;
+static uint64_t depth_insns;
 
 /* The index of a TLBI operation's counter, made at translation time. */
 static unsigned int tlbi_op(uint32_t insn)
@@ -105,6 +125,33 @@ static void count_tlbi(unsigned int vcpu_index, void *udata)
 	op_counts[GPOINTER_TO_UINT(udata)]++;
 }
 
+/*
+ * An exception taken: at the first instruction of its vector. The count
+ * of instructions at its entry is kept; at the eret that returns from the
+ * outermost one, what ran since goes to the IRQ counters, for IRQs only
+ * (a synchronous exception of the operation, a fault, is its own work).
+ */
+static unsigned int irq_entry;
+
+static void exception_entry(unsigned int vcpu_index, void *udata)
+{
+	if (depth++ == 0) {
+		depth_insns = counters[C_INSN] - 1;
+		irq_entry = GPOINTER_TO_UINT(udata);
+	}
+}
+
+static void exception_return(unsigned int vcpu_index, void *udata)
+{
+	if (!depth || --depth)
+		return;
+	if (irq_entry) {
+		/* The eret's inline add has run: it is the handler's too. */
+		counters[C_IRQ_INSN] += counters[C_INSN] - depth_insns;
+		counters[C_IRQ]++;
+	}
+}
+
 static void window_open(unsigned int vcpu_index, void *udata)
 {
 	memcpy(opened, counters, sizeof(opened));
@@ -117,9 +164,12 @@ static void window_close(unsigned int vcpu_index, void *udata)
 	unsigned int i;
 	gboolean first = TRUE;
 
-	g_string_printf(line, "mm_window %u insns=%" PRIu64 " dsb=%" PRIu64
+	g_string_printf(line, "mm_window %u insns=%" PRIu64 " irq_insns=%"
+			PRIu64 " irqs=%" PRIu64 " dsb=%" PRIu64
 			" isb=%" PRIu64 " dmb=%" PRIu64 " tlbi=%" PRIu64 " ops=",
 			windows++, counters[C_INSN] - opened[C_INSN],
+			counters[C_IRQ_INSN] - opened[C_IRQ_INSN],
+			counters[C_IRQ] - opened[C_IRQ],
 			counters[C_DSB] - opened[C_DSB],
 			counters[C_ISB] - opened[C_ISB],
 			counters[C_DMB] - opened[C_DMB],
@@ -148,12 +198,27 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		uint32_t op;
 
+		uint64_t vaddr = qemu_plugin_insn_vaddr(insn);
+
 		qemu_plugin_register_vcpu_insn_exec_inline(
 			insn, QEMU_PLUGIN_INLINE_ADD_U64, &counters[C_INSN], 1);
+		if (vectors && vaddr >= vectors &&
+		    vaddr < vectors + VECTORS_SIZE && !(vaddr % 0x80)) {
+			unsigned int slot = vaddr - vectors;
+
+			qemu_plugin_register_vcpu_insn_exec_cb(
+				insn, exception_entry, QEMU_PLUGIN_CB_NO_REGS,
+				GUINT_TO_POINTER(slot == VECTOR_IRQ_EL1H ||
+						 slot == VECTOR_IRQ_EL0));
+		}
 		if (qemu_plugin_insn_size(insn) != 4)
 			continue;
 		memcpy(&op, qemu_plugin_insn_data(insn), 4);
-		if (op == HINT_WINDOW_OPEN) {
+		if (op == ERET) {
+			qemu_plugin_register_vcpu_insn_exec_cb(
+				insn, exception_return, QEMU_PLUGIN_CB_NO_REGS,
+				NULL);
+		} else if (op == HINT_WINDOW_OPEN) {
 			/* After the inline add: the window holds its opening. */
 			qemu_plugin_register_vcpu_insn_exec_cb(
 				insn, window_open, QEMU_PLUGIN_CB_NO_REGS, NULL);
@@ -188,6 +253,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		fprintf(stderr, "mm_counts: an aarch64 plugin, not for %s\n",
 			info->target_name);
 		return -1;
+	}
+	for (int i = 0; i < argc; i++) {
+		if (!strncmp(argv[i], "vectors=", 8))
+			vectors = g_ascii_strtoull(argv[i] + 8, NULL, 0);
 	}
 	op_names[NR_OPS - 1] = "more";
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);

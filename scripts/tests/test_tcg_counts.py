@@ -23,8 +23,26 @@ class WindowsTest(unittest.TestCase):
         self.assertEqual(first.ops, (('vale1is', 12), ('rvale1is', 2),
                                      ('aside1is', 1), ('vmalle1is', 1)))
         self.assertEqual([first.value(c) for c in tcg_counts.COLUMNS],
-                         [1000, 40, 20, 16, 2, 1, 1])
+                         [1000, 1000, 0, 0, 40, 20, 16, 2, 1, 1])
         self.assertEqual(windows[3].ops, ())
+
+    def test_what_ran_in_interrupt_handlers_is_apart(self) -> None:
+        w = tcg_counts.parse_windows(
+            'mm_window 0 insns=1000 irq_insns=120 irqs=2 dsb=1 isb=1 dmb=0 '
+            'tlbi=0 ops=-\n')[0]
+        self.assertEqual((w.insns, w.irq_insns, w.irqs, w.own_insns),
+                         (1000, 120, 2, 880))
+
+    def test_the_vector_table_from_system_map(self) -> None:
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            self.assertIsNone(tcg_counts.vectors_address(Path(tmp)))
+            (Path(tmp) / 'System.map').write_text(
+                'ffff800080010000 T _text\nffff800080010800 T vectors\n')
+            self.assertEqual(tcg_counts.vectors_address(Path(tmp)),
+                             0xffff800080010800)
+        self.assertEqual(tcg_counts.qemu_args(Path('p.so'), Path('l'),
+                                              0x800)[1], 'p.so,vectors=0x800')
 
     def test_a_lost_window_is_an_error(self) -> None:
         with self.assertRaisesRegex(SeriesError, 'window 2 where 1 was due'):
@@ -71,7 +89,7 @@ class PairingTest(unittest.TestCase):
         self.assertEqual(base[KEY]['insns'], [100.0, 100.0])
         text = tcg_counts.render(base, patched)
         self.assertIn('| fix_size_alloc_test: p:16, h:0 (ns) | 100 | 90 | '
-                      '-10.0% | 10 | 9 |', text)
+                      '-10.00% | 100 | 90 | -10.00% | 0 | 0 | 10 | 9 |', text)
 
 
 class BuildTest(unittest.TestCase):
