@@ -41,12 +41,13 @@ report bench:
 	@$(TOOL) $@ --profile=$(PROFILE) --boots=$(BOOTS) --clock=$(CLOCK)
 
 mutants:
-	@$(TOOL) mutants $(if $(GRANULE),--granule=$(GRANULE)) $(MUTANT)
+	@$(TOOL) mutants $(if $(GRANULE),--granule=$(GRANULE)) \
+		$(if $(LAVA),--lava) $(MUTANT)
 
 mutate:
 	@$(TOOL) mutate $(if $(PATCH),--patch $(PATCH)) \
 		$(if $(SAMPLE),--sample=$(SAMPLE)) $(if $(SEED),--seed=$(SEED)) \
-		$(if $(SCOPE),--scope=$(SCOPE))
+		$(if $(SCOPE),--scope=$(SCOPE)) $(if $(LAVA),--lava)
 
 lava:
 	@$(TOOL) lava $(if $(LANES),--lanes=$(LANES)) $(if $(URL),--url=$(URL)) \

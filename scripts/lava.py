@@ -92,17 +92,19 @@ class Cell:
     command_line: str           # what kunit.py's -append would be
     suites: Tuple[str, ...]     # the suites the kernel runs, in order
     cases: Tuple[str, ...] = field(default=())  # the manifest's, in scope
+    minutes: int = BOOT_MINUTES  # the boot's and the test's timeout
 
 
-def command_line(lane: str, qemu: QemuConfig) -> str:
+def command_line(lane: str, qemu: QemuConfig,
+                 glob: Optional[str] = None) -> str:
     """kunit.py's kernel command line for a lane (kunit_kernel.py: its
     arguments, the filters, kunit.enable=1, then the config's line and
     kunit_shutdown), with kunit_shutdown=halt: LAVA ends the job when the
     last monitor has matched, and a rebooting guest would start again."""
     known = kunit_run.LANES[lane]
     args = list(known.kernel_args)
-    if known.filter:
-        args.append(f'kunit.filter_glob={known.filter}')
+    if glob or known.filter:
+        args.append(f'kunit.filter_glob={glob or known.filter}')
     if known.attributes:
         # kunit.py quotes it; with no space in it the kernel needs no
         # quotes, and the job's -append keeps one level of quoting.
@@ -123,13 +125,17 @@ def suites_of(cases: Sequence[str]) -> Tuple[str, ...]:
 
 
 def cell(tree: Tree, lane: str,
-         expected: Dict[str, manifest.Expectation]) -> Cell:
+         expected: Dict[str, manifest.Expectation],
+         glob: Optional[str] = None, minutes: int = 0) -> Cell:
+    """A cell; glob narrows the suites the kernel runs (a mutant's),
+    minutes the boot's timeout (default BOOT_MINUTES)."""
     known = kunit_run.LANES[lane]
     qemu = load_qemu_config(known.qemu_config)
     build = tree.path / kunit_run.build_dir_name(lane)
     cases = tuple(c for c in expected if kunit_run.in_scope(lane, c))
     return Cell(tree.name, lane, build / qemu.kernel_path, build / '.config',
-                qemu, command_line(lane, qemu), suites_of(cases), cases)
+                qemu, command_line(lane, qemu, glob), suites_of(cases), cases,
+                minutes or BOOT_MINUTES)
 
 
 def _qemu_options(qemu: QemuConfig) -> Tuple[Dict[str, str], List[str]]:
@@ -174,9 +180,9 @@ def monitors(name: str) -> List[Dict[str, object]]:
     }]
 
 
-def _timeouts() -> Dict[str, object]:
-    return {'job': {'minutes': JOB_MINUTES},
-            'action': {'minutes': BOOT_MINUTES},
+def _timeouts(minutes: int = BOOT_MINUTES) -> Dict[str, object]:
+    return {'job': {'minutes': 2 * minutes + 10},
+            'action': {'minutes': minutes},
             'connection': {'minutes': 2}}
 
 
@@ -187,7 +193,7 @@ def qemu_job(c: Cell, kernel_url: str) -> Dict[str, object]:
     return {
         'device_type': 'qemu',
         'job_name': f'arm64-mm-series {c.tree} {c.lane}',
-        'timeouts': _timeouts(),
+        'timeouts': _timeouts(c.minutes),
         'priority': 'medium',
         'visibility': 'public',
         'context': {'arch': 'arm64', **known, 'extra_options': rest},
@@ -199,8 +205,8 @@ def qemu_job(c: Cell, kernel_url: str) -> Dict[str, object]:
                                          f'"{append}"',
                             'url': kernel_url}}}},
             {'boot': {'method': 'qemu', 'media': 'tmpfs',
-                      'timeout': {'minutes': BOOT_MINUTES}}},
-            {'test': {'timeout': {'minutes': BOOT_MINUTES},
+                      'timeout': {'minutes': c.minutes}}},
+            {'test': {'timeout': {'minutes': c.minutes},
                       'monitors': monitors(f'kunit-{c.lane}')}},
         ],
     }
@@ -464,15 +470,19 @@ def lava_run(d: Path, job_id: int, timeout_s: int = JOB_MINUTES * 60
     return run, time.monotonic() - start
 
 
-def results_dir(tree: Tree, run: Path, name: str) -> Path:
+def results_dir(tree: Tree, run: Path, name: str,
+                failed_job_counts: bool = False) -> Path:
     """The job's console as a kunit.py run directory (test.log and the
     tree's own kunit.py parse --json), under build/runs/lava-<name>/, so
     that kunit_run.outcomes_of() judges it as it judges a kunit.py run.
-    Refuses a job that did not pass or whose console has no KTAP."""
+    Refuses a job that did not pass, so that nothing of a half-finished
+    job is merged into a matrix, unless failed_job_counts (a mutant's
+    kernel that crashes or hangs is killed, as in a kunit.py run), and a
+    console that has no KTAP."""
     records = log_records((run / 'job.log').read_text(errors='replace'))
     result, error = job_result(records)
     text = console(records)
-    if result != 'pass':
+    if result != 'pass' and not (failed_job_counts and result):
         raise SeriesError(f'{run.parent.name}: the LAVA job failed: '
                           f'{error or "no job result in its log"}')
     if 'KTAP version' not in text and 'TAP version' not in text:

@@ -253,7 +253,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def boot_with_lava(on: bool) -> None:
+    """LAVA=1: each mutant's boot becomes a LAVA job run with lava-run."""
+    if on:
+        packages.ensure(packages.LAVA)
+        mutants.BOOT_WITH_LAVA = True
+
+
 def cmd_mutants(args: argparse.Namespace) -> int:
+    boot_with_lava(args.lava)
     # Refuse an unknown name before waiting for the build lock.
     chosen = mutants.select(mutants.load(), args.names)
     if args.granule:
@@ -266,6 +274,7 @@ def cmd_mutants(args: argparse.Namespace) -> int:
 
 
 def cmd_mutate(args: argparse.Namespace) -> int:
+    boot_with_lava(args.lava)
     patches = args.patch or []
     # Refuse an unknown patch before waiting for the build lock.
     targets = mutate.load_targets()
@@ -652,6 +661,10 @@ def make_parser() -> argparse.ArgumentParser:
                                help='the lines a patch adds, the base '
                                     'lines of the functions it changes, '
                                     'or both (default)')
+    for name in ('mutants', 'mutate'):
+        sub[name].add_argument('--lava', action='store_true',
+                               help='boot each mutant as a LAVA job '
+                                    '(lava-run here)')
     for name in ('lava', 'lava-run'):
         sub[name].add_argument('--lanes', default=None,
                                help='comma-separated lanes (lava: every lane '

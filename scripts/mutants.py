@@ -285,6 +285,30 @@ def run_name(mutant: Mutant) -> str:
         '' if mutant.lane in ('main', 'ptc') else f'-{mutant.lane}')
 
 
+# make mutants/mutate LAVA=1: kunit.py builds each mutant's kernel, and
+# its boot is a LAVA job run here with lava-run (lava.py), whose console
+# is judged as a kunit.py run's is.
+BOOT_WITH_LAVA = False
+# A mutant's job: its boot and its suites within this (a hang ends it).
+LAVA_MINUTES = 5
+
+
+def lava_boot(tree: Tree, mutant: Mutant, cache: Path) -> Path:
+    """Build the mutated tree on the mutant's lane, boot it as a LAVA
+    job; the run directory of its console."""
+    import lava
+    known = kunit_run.LANES[mutant.lane]
+    build_lane(tree, known.kernel_of or mutant.lane, cache,
+               f'mutant {mutant.name}: kunit.py build failed')
+    c = lava.cell(tree, mutant.lane, manifest.load(project.MANIFEST),
+                  kunit_run.suite_filter(mutant.patterns), LAVA_MINUTES)
+    out = project.RESULTS / 'lava' / 'mutants'
+    d = lava.write_cell(c, out)
+    run, _ = lava.lava_run(d, 1, (2 * LAVA_MINUTES + 10) * 60)
+    return lava.results_dir(tree, run, run_name(mutant),
+                            failed_job_counts=True)
+
+
 def run_one(tree: Tree, mutant: Mutant, cache: Path, narrow: bool = False
             ) -> Tuple[Dict[str, str], bool]:
     """Apply, build (narrowed when asked and possible), boot; each case's
@@ -297,11 +321,14 @@ def run_one(tree: Tree, mutant: Mutant, cache: Path, narrow: bool = False
                    if sources is not None else '')
             print(f'mutant {mutant.name}: building and running lane '
                   f'{mutant.lane}{how}', flush=True)
-            final = kunit_run.execute(
-                tree, f'mutant {mutant.name}', run_name(mutant),
-                command(mutant, os.cpu_count() or 1), cache,
-                kunit_run.build_dir_name(mutant.lane), boot_s=BOOT_S,
-                stall_s=STALL_S)
+            if BOOT_WITH_LAVA:
+                final = lava_boot(tree, mutant, cache)
+            else:
+                final = kunit_run.execute(
+                    tree, f'mutant {mutant.name}', run_name(mutant),
+                    command(mutant, os.cpu_count() or 1), cache,
+                    kunit_run.build_dir_name(mutant.lane), boot_s=BOOT_S,
+                    stall_s=STALL_S)
     finally:
         if whole and _headers(mutant):
             compile_back(tree, mutant, cache)

@@ -216,3 +216,26 @@ class LabTest(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class MutantBootTest(unittest.TestCase):
+    def test_a_mutants_boot_as_a_job(self) -> None:
+        import mutants
+        m = mutants.Mutant('f12-x', 'main', ('arm64_lazy_mmu.*',),
+                           Path('f12-x.patch'))
+        with tempfile.TemporaryDirectory() as tmp:
+            tree = fake_tree(Path(tmp), 'mutant')
+            with mock.patch.object(mutants, 'build_lane') as build, \
+                    mock.patch.object(lava, 'write_cell',
+                                      return_value=Path(tmp)) as write, \
+                    mock.patch.object(lava, 'lava_run',
+                                      return_value=(Path(tmp), 1.0)), \
+                    mock.patch.object(lava, 'results_dir',
+                                      return_value=Path(tmp)) as results:
+                self.assertEqual(mutants.lava_boot(tree, m, Path(tmp)),
+                                 Path(tmp))
+        build.assert_called_once()
+        c = write.call_args[0][0]
+        self.assertIn('kunit.filter_glob=arm64_lazy_mmu ', c.command_line)
+        self.assertEqual(c.minutes, mutants.LAVA_MINUTES)
+        self.assertTrue(results.call_args[1]['failed_job_counts'])
