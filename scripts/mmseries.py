@@ -5,12 +5,15 @@ benchmarks. Each subcommand's --help says what it takes; the Makefile
 names the usual ones."""
 
 import argparse
+import contextlib
 import re
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import (Callable, Dict, Iterator, List, Optional, Sequence,
+                    Tuple)
 
 import base_source
 import bench
@@ -56,6 +59,26 @@ def column_runs(column: str, case: str) -> bool:
                               case)
 
 
+# What each phase of this command took: (phase, seconds), for make test's
+# last lines (where a cold run's time goes).
+PHASES: List[Tuple[str, float]] = []
+
+
+@contextlib.contextmanager
+def phase(name: str) -> Iterator[None]:
+    start = time.monotonic()
+    try:
+        yield
+    finally:
+        PHASES.append((name, time.monotonic() - start))
+
+
+def phases_line() -> str:
+    def shown(s: float) -> str:
+        return f'{int(s // 60)}m{int(s % 60):02d}s'
+    return 'phases: ' + '; '.join(f'{name} {shown(s)}' for name, s in PHASES)
+
+
 def run_verify(lanes: Sequence[str] = kunit_run.CI_LANES,
                matrix_name: str = 'matrix.txt') -> Tuple[int, int]:
     """Build and run both trees on each lane; print the matrix; return its
@@ -63,13 +86,15 @@ def run_verify(lanes: Sequence[str] = kunit_run.CI_LANES,
     expected = manifest.load(project.MANIFEST)
     actual: Dict[str, Dict[str, str]] = {}
     with project.build_lock(project.CACHE):
-        the_trees = prepare_trees()
+        with phase('packages, kernel package and trees'):
+            the_trees = prepare_trees()
         for lane in lanes:
             for name, tree in the_trees.items():
                 if name not in kunit_run.LANES[lane].trees:
                     continue
-                actual[column_name(name, lane)] = kunit_run.run(
-                    tree, lane, project.CACHE, expected=list(expected))
+                with phase(column_name(name, lane)):
+                    actual[column_name(name, lane)] = kunit_run.run(
+                        tree, lane, project.CACHE, expected=list(expected))
     columns = list(actual)
     rows = verify.compare(expected, actual, columns, column_runs)
     text = verify.render(rows, columns)
@@ -548,15 +573,21 @@ def run_lava_check() -> Tuple[int, int]:
 
 
 def cmd_test(_: argparse.Namespace) -> int:
-    unit_good, unit_bad = run_unit()
+    with phase('host tests'):
+        unit_good, unit_bad = run_unit()
     kunit_good, kunit_bad = run_verify()
-    lava_good, lava_bad = run_lava_check()
-    clean, unclean = run_checkpatch()
-    cov = print_hunks()
+    with phase('LAVA jobs'):
+        lava_good, lava_bad = run_lava_check()
+    with phase('checkpatch and hunks'):
+        clean, unclean = run_checkpatch()
+        cov = print_hunks()
     accounted = len(cov.pinned) + len(cov.listed)
     unaccounted = len(cov.holes) + len(cov.stale)
-    smoke, _ = run_bench('smoke', 1, 'host')
-    letter_good, letter_bad = run_cover_check()
+    with phase('benchmark smoke'):
+        smoke, _ = run_bench('smoke', 1, 'host')
+    with phase('cover letter'):
+        letter_good, letter_bad = run_cover_check()
+    print('\n' + phases_line())
     print(f'\nhost tests: {unit_good} passed, {unit_bad} failed; '
           f'KUnit matrix cells: {kunit_good} as expected, {kunit_bad} differ; '
           f'checkpatch: {clean} patches clean, {unclean} not; '
