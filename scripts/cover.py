@@ -290,6 +290,10 @@ def results_text(results: Path, extra: Sequence[str] = ()) -> str:
     if counted.exists():
         parts += ['What each operation executed (TCG plugin, icount):',
                   counted.read_text().strip()]
+    model = results / 'bench' / 'cost-model.txt'
+    if model.exists():
+        parts += ["What the counts predict for the seeds' machines (seed "
+                  "000's changes, our counts):", model.read_text().strip()]
     parts += list(extra)
     return '\n\n'.join(p for p in parts if p)
 

@@ -20,6 +20,7 @@ import bench
 import bench_report
 import bench_run
 import checkpatch
+import cost_model
 import cover
 import cross
 import hunks
@@ -259,6 +260,12 @@ def run_bench(profile: str, boots: int, clock: str) -> Tuple[int, int]:
         table = counts_table(counted[0], boots)
         (out / 'counts.txt').write_text(table + '\n')
         print(table)
+        model = cost_model.render(cost_model.fits(
+            seed_rows.load(), counted[0].counts.get('base', {}),
+            counted[0].counts.get('patched', {})))
+        (out / 'cost-model.txt').write_text(model + '\n')
+        print('\nWhat the counts predict for the seeds\' machines:\n'
+              + model)
     elif 'icount' in clocks:
         print(plugin_note or 'TCG plugin: no window counted')
     print()
