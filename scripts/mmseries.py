@@ -81,7 +81,8 @@ def phases_line() -> str:
 
 
 def run_verify(lanes: Sequence[str] = kunit_run.CI_LANES,
-               matrix_name: str = 'matrix.txt') -> Tuple[int, int]:
+               matrix_name: str = 'matrix.txt',
+               later: Sequence[str] = ()) -> Tuple[int, int]:
     """Build and run both trees on each lane; print the matrix; return its
     counts."""
     expected = manifest.load(project.MANIFEST)
@@ -89,6 +90,10 @@ def run_verify(lanes: Sequence[str] = kunit_run.CI_LANES,
     with project.build_lock(project.CACHE):
         with phase('packages, kernel package and trees'):
             the_trees = prepare_trees()
+        # Packages a later step needs (later) install while the kernels
+        # build; that step's ensure() waits for them. Not before: apt's
+        # update would race the kernel package's download.
+        packages.prefetch(later, project.CACHE / 'apt-later.log')
         for lane in lanes:
             for name, tree in the_trees.items():
                 if name not in kunit_run.LANES[lane].trees:
@@ -582,7 +587,7 @@ def run_lava_check() -> Tuple[int, int]:
 def cmd_test(_: argparse.Namespace) -> int:
     with phase('host tests'):
         unit_good, unit_bad = run_unit()
-    kunit_good, kunit_bad = run_verify()
+    kunit_good, kunit_bad = run_verify(later=packages.LAVA)
     with phase('LAVA jobs'):
         lava_good, lava_bad = run_lava_check()
     with phase('checkpatch and hunks'):

@@ -3,6 +3,8 @@
 
 import os
 import shlex
+import subprocess
+from pathlib import Path
 from typing import Callable, List, Optional, Sequence
 
 import project
@@ -47,10 +49,49 @@ def install_command(names: Sequence[str]) -> List[str]:
     return ['apt-get', 'install', '-y', '--no-install-recommends', *names]
 
 
+# A background install of packages needed later in the run (prefetch()),
+# so that apt's download and unpacking overlap the first kernel's build.
+_PREFETCH: Optional['subprocess.Popen[bytes]'] = None
+
+
+def prefetch(names: Sequence[str], log: Path,
+             is_root: Optional[bool] = None) -> bool:
+    """Start installing what of names is missing, in the background, its
+    output to log; whether an install started. A failure is not reported
+    here: the ensure() that needs the packages installs them again and
+    says what went wrong."""
+    global _PREFETCH
+    missing = missing_packages(names)
+    if _PREFETCH is not None or not missing:
+        return False
+    if not (os.geteuid() == 0 if is_root is None else is_root):
+        return False
+    log.parent.mkdir(parents=True, exist_ok=True)
+    script = ' && '.join(shlex.join(step) for step in
+                         (['apt-get', 'update'], install_command(missing)))
+    env = dict(os.environ, DEBIAN_FRONTEND='noninteractive')
+    with open(log, 'wb') as out:
+        _PREFETCH = subprocess.Popen(['sh', '-c', script], stdout=out,
+                                     stderr=subprocess.STDOUT, env=env,
+                                     stdin=subprocess.DEVNULL)
+    return True
+
+
+def wait_prefetch() -> None:
+    """Let a background install end (apt holds dpkg's lock meanwhile)."""
+    global _PREFETCH
+    if _PREFETCH is not None:
+        _PREFETCH.wait()
+        _PREFETCH = None
+
+
 def ensure(names: Sequence[str] = REQUIRED,
            is_root: Optional[bool] = None) -> None:
     """Install what is missing, or say exactly how to."""
     missing = missing_packages(names)
+    if missing and _PREFETCH is not None:
+        wait_prefetch()
+        missing = missing_packages(names)
     if not missing:
         return
     if is_root is None:
@@ -88,6 +129,7 @@ def ensure_foreign_arch(arch: str, is_root: Optional[bool] = None) -> None:
     """Let apt fetch packages of another architecture (busybox-static for
     the arm64 initramfs); only the package lists change, nothing of that
     architecture is installed."""
+    wait_prefetch()
     if arch in foreign_archs():
         return
     if is_root is None:

@@ -37,6 +37,47 @@ class PackagesTest(unittest.TestCase):
         self.assertEqual(have, ['dpkg'])
 
 
+class PrefetchTest(unittest.TestCase):
+    def tearDown(self) -> None:
+        packages._PREFETCH = None
+
+    def test_a_missing_package_installs_in_the_background(self) -> None:
+        import tempfile
+        from pathlib import Path
+        with tempfile.TemporaryDirectory() as tmp, \
+                mock.patch.object(packages, 'installed_packages',
+                                  only('a')), \
+                mock.patch('subprocess.Popen') as popen:
+            log = Path(tmp) / 'apt.log'
+            self.assertTrue(packages.prefetch(['a', 'lavacli'], log,
+                                              is_root=True))
+            script = popen.call_args.args[0]
+            self.assertEqual(script[:2], ['sh', '-c'])
+            self.assertEqual(script[2], 'apt-get update && apt-get install '
+                             '-y --no-install-recommends lavacli')
+            self.assertTrue(log.exists())
+            # One at a time; ensure() of a missing package waits for it.
+            self.assertFalse(packages.prefetch(['lavacli'], log,
+                                               is_root=True))
+            with mock.patch('subprocess.run') as run, \
+                    mock.patch.object(packages, 'missing_packages',
+                                      side_effect=[['lavacli'], []]):
+                packages.ensure(['lavacli'], is_root=True)
+            popen.return_value.wait.assert_called_once_with()
+            run.assert_not_called()
+        self.assertIsNone(packages._PREFETCH)
+
+    def test_nothing_missing_or_not_root_starts_nothing(self) -> None:
+        from pathlib import Path
+        with mock.patch.object(packages, 'installed_packages', only('a')), \
+                mock.patch('subprocess.Popen') as popen:
+            self.assertFalse(packages.prefetch(['a'], Path('/nonexistent/l'),
+                                               is_root=True))
+            self.assertFalse(packages.prefetch(['b'], Path('/nonexistent/l'),
+                                               is_root=False))
+        popen.assert_not_called()
+
+
 class ForeignArchTest(unittest.TestCase):
     def test_known_arch_does_nothing(self) -> None:
         with mock.patch.object(packages, 'foreign_archs',
