@@ -20,6 +20,8 @@
 #include <linux/mm.h>
 #include <linux/sizes.h>
 #include <linux/vmalloc.h>
+#include <linux/tracepoint.h>
+#include <trace/events/kmem.h>
 #include <asm/sections.h>
 
 #include "console_watch.h"
@@ -1393,8 +1395,83 @@ static void page_array_caller_test(struct kunit *test)
 				array_area->caller, area->caller);
 }
 
+/*
+ * The slab attempt for an array of more than a page is opportunistic, as
+ * kvmalloc()'s is: no warning, no retrying hard unless the caller allows
+ * failure (__GFP_RETRY_MAYFAIL), never __GFP_NOFAIL, since vmalloc is
+ * there to fall back to. Its gfp is read off the kmalloc tracepoint, for
+ * the allocation of the array's size made by this task.
+ */
+struct page_array_gfp {
+	const char *desc;
+	gfp_t caller;
+	gfp_t set;
+	gfp_t clear;
+};
+
+static const struct page_array_gfp page_array_gfps[] = {
+	{ "gfp_kernel", GFP_KERNEL, __GFP_NOWARN | __GFP_NORETRY,
+	  __GFP_NOFAIL },
+	{ "retry_mayfail", GFP_KERNEL | __GFP_RETRY_MAYFAIL,
+	  __GFP_NOWARN | __GFP_RETRY_MAYFAIL, __GFP_NORETRY | __GFP_NOFAIL },
+	{ "nofail", GFP_KERNEL | __GFP_NOFAIL, __GFP_NOWARN | __GFP_NORETRY,
+	  __GFP_NOFAIL },
+};
+
+KUNIT_ARRAY_PARAM_DESC(page_array_gfp, page_array_gfps, desc);
+
+struct slab_request {
+	struct task_struct *task;
+	size_t size;
+	unsigned int seen;
+	gfp_t gfp;
+};
+
+static void slab_request_probe(void *data, unsigned long call_site,
+			       const void *ptr, size_t bytes_req,
+			       size_t bytes_alloc, gfp_t gfp_flags, int node)
+{
+	struct slab_request *r = data;
+
+	if (current != r->task || bytes_req != r->size)
+		return;
+	r->seen++;
+	r->gfp = gfp_flags;
+}
+
+static void slab_request_unregister(void *data)
+{
+	unregister_trace_kmalloc(slab_request_probe, data);
+	tracepoint_synchronize_unregister();
+}
+
+static void page_array_slab_gfp_test(struct kunit *test)
+{
+	const struct page_array_gfp *g = test->param_value;
+	struct slab_request *r;
+
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->task = current;
+	r->size = PAGE_ARRAY_PAGES * sizeof(struct page *);
+	KUNIT_ASSERT_EQ(test, register_trace_kmalloc(slab_request_probe, r), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+				slab_request_unregister, r), 0);
+	vmalloc_area(test, PAGE_ARRAY_PAGES * PAGE_SIZE, g->caller);
+	kunit_release_action(test, slab_request_unregister, r);
+
+	KUNIT_ASSERT_EQ_MSG(test, r->seen, 1,
+			    "the page array of %zu bytes was asked of the slab %u times",
+			    r->size, r->seen);
+	KUNIT_EXPECT_EQ_MSG(test, r->gfp & g->set, g->set,
+			    "gfp %pGg lacks %pGg", &r->gfp, &g->set);
+	KUNIT_EXPECT_EQ_MSG(test, r->gfp & g->clear, 0,
+			    "gfp %pGg has one of %pGg", &r->gfp, &g->clear);
+}
+
 static struct kunit_case vmalloc_page_array_cases[] = {
 	KUNIT_CASE(page_array_not_vmalloc_test),
+	KUNIT_CASE_PARAM(page_array_slab_gfp_test, page_array_gfp_gen_params),
 	KUNIT_CASE(page_array_caller_test),
 	KUNIT_CASE(page_array_maps_every_page_test),
 	KUNIT_CASE_PARAM(page_array_node_test, page_array_size_gen_params),
