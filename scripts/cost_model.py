@@ -102,7 +102,7 @@ def observations(machine: str, rows: Sequence[seed_rows.SeedRow],
     def find(counts: tcg_counts.Counts, row: seed_rows.SeedRow
              ) -> Optional[Dict[str, List[float]]]:
         for key, columns in counts.items():
-            if (key.bench, key.params) == (row.bench, row.params):
+            if row.names(key):
                 return columns
         return None
 

@@ -31,6 +31,11 @@ class SeedRow:
     mark: str           # (I), (R) or ""
     note: str
 
+    def names(self, key: bench.Key) -> bool:
+        """Whether key is the harness's case of this row (any suite and
+        unit: the timed row and its counts alike)."""
+        return (key.bench, key.params) == (self.bench, self.params)
+
 
 def load(path: Path = TABLE) -> List[SeedRow]:
     rows = []
@@ -70,7 +75,7 @@ def compare(seed_rows: Sequence[SeedRow],
     """rows: the harness's timed rows per clock ("host", "icount")."""
     def find(clock: str, row: SeedRow) -> Optional[stats.Comparison]:
         for r in rows.get(clock, ()):
-            if (r.key.bench, r.key.params) == (row.bench, row.params):
+            if row.names(r.key):
                 return r.comparison
         return None
 
