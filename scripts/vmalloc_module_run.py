@@ -230,9 +230,8 @@ def qemu_command(image: Path, initrd: Path, clock: str, boot: int = 0
             '-no-reboot', *machine_args(),
             *bench_run.qemu_args(clock, boot),
             '-kernel', str(image), '-initrd', str(initrd),
-            '-append', ' '.join(('console=ttyAMA0 kunit.enable=0',
-                                 'rdinit=/init panic=-1 oops=panic',
-                                 *kunit_run.MAIN_ARGS))]
+            '-append', 'console=ttyAMA0 kunit.enable=0 rdinit=/init '
+                       'panic=-1 oops=panic']
 
 
 def parse_boot(log: str, the_loads: Sequence[Load]) -> bench.Samples:
