@@ -93,6 +93,7 @@ def command(action: str, profile: str, clock: str, jobs: int,
     return [*kunit_run.tool_command(action, kunit_run.build_dir_name(LANE),
                                     CONFIGS, jobs),
             f'--kernel_args=mm_series_bench.profile={profile}',
+            *[f'--kernel_args={a}' for a in kunit_run.MAIN_ARGS],
             *kunit_qemu_args(clock, boot, extra_qemu), SUITES]
 
 

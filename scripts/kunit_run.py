@@ -45,75 +45,91 @@ class Lane:
     attributes: str = ''
 
 
-# Each lane has its own build directory (build_dir_name()).
-# One kernel per tree serves the main lane and the benchmarks (bench_run):
-# the harness is built in, its cases are marked slow, and the correctness
-# runs leave them out by that attribute, so a cold run builds two kernels
-# fewer.
-MAIN_CONFIGS = (project.KUNITCONFIG, project.BENCH_DIR / 'bench.kunitconfig')
+# Each lane has its own build directory (build_dir_name()), unless it
+# boots another lane's kernel (kernel_of). One kernel per tree serves the
+# 4K lanes and the benchmarks (bench_run): it has the checks of the ptc
+# lane built in and switched off unless booted on (page_table_check=on;
+# page_owner=on; allocation profiling, which MEM_ALLOC_PROFILING_DEBUG
+# switches on by default, booted "never" in the main lane), and the
+# harness, whose cases are marked slow and which the correctness runs
+# leave out by that attribute. A cold run thus builds two kernels for the
+# five 4K lanes and the benchmarks. What a distribution kernel builds in
+# and leaves off (NUMA, page_owner, MEMORY_FAILURE, allocation profiling)
+# costs the benchmarks a static branch or a test of a flag; the two trees
+# are measured on the same configuration.
+MAIN_CONFIGS = (project.KUNITCONFIG,
+                project.KUNIT_DIR / 'page_table_check.kunitconfig',
+                project.BENCH_DIR / 'bench.kunitconfig')
 NOT_BENCHMARKS = 'speed>slow'
-# The lanes of the ptc kernel check every slab object's redzones on free
-# (SLUB's sanity checks and red zoning), so that a write past an array the
-# series fills (a vmalloc area's page array) is reported, as a BUG line.
-SLAB_CHECKS = ('slub_debug=FZ',)
+# The main lane and the benchmarks: the checks the kernel has built in
+# stay off (page_table_check and page_owner are off unless asked for).
+MAIN_ARGS = ('sysctl.vm.mem_profiling=never',)
+# The lanes of the ptc checks: every user page-table update accounted and
+# checked, allocation tags with their debug checks, and every slab
+# object's redzones checked on free (SLUB's sanity checks and red zoning),
+# so that a write past an array the series fills (a vmalloc area's page
+# array) is reported, as a BUG line.
+PTC_ARGS = ('page_table_check=on', 'slub_debug=FZ')
+GRANULE_PTC_ARGS = ('page_table_check=on',)
 LANES: Dict[str, Lane] = {
     'main': Lane(MAIN_CONFIGS, what='4K pages, 52-bit VA, THP on',
-                 attributes=NOT_BENCHMARKS),
-    'ptc': Lane((project.KUNITCONFIG,
-                 project.KUNIT_DIR / 'page_table_check.kunitconfig'),
-                what='main + page_table_check, allocation-tag debug, '
-                     'MEMORY_FAILURE, page_owner built, page allocation '
-                     'fault injection, NUMA (one node), slab redzones',
-                kernel_args=SLAB_CHECKS),
+                 attributes=NOT_BENCHMARKS, kernel_args=MAIN_ARGS),
+    'ptc': Lane(MAIN_CONFIGS,
+                what='the main kernel with page_table_check on, '
+                     'allocation profiling with its debug checks, slab '
+                     'redzones; MEMORY_FAILURE, page_owner (off), page '
+                     'allocation fault injection and NUMA (one node) are '
+                     'built in for every 4K lane',
+                kernel_of='main', attributes=NOT_BENCHMARKS,
+                kernel_args=PTC_ARGS),
     # Two memory nodes change more than the node branch: vmalloc_huge()
     # without a node divides the size by the nodes online before choosing
     # its mapping, so the contpte and PMD cases would test that instead.
     # Hence a lane of its own, for the suites that ask for a node:
     # vmalloc_large_order and vmalloc_page_array (kunit.filter_glob takes
     # one glob, and the kernel's glob_match() knows [...]).
-    'numa': Lane((project.KUNITCONFIG,
-                  project.KUNIT_DIR / 'page_table_check.kunitconfig'),
-                 QEMU_CONFIGS / 'arm64_mm_two_nodes.py',
-                 what='the ptc lane\'s kernel on two memory nodes, '
+    'numa': Lane(MAIN_CONFIGS, QEMU_CONFIGS / 'arm64_mm_two_nodes.py',
+                 what='the ptc lane on two memory nodes, '
                       'vmalloc_large_order and vmalloc_page_array only',
-                 kernel_of='ptc', filter='vmalloc_[lp]a*',
-                 kernel_args=SLAB_CHECKS),
+                 kernel_of='main', filter='vmalloc_[lp]a*',
+                 kernel_args=PTC_ARGS),
     # page_owner on: with it, 6.12's walk over a gigantic folio's records
     # runs past a memory section's array into whatever memory follows
     # (0005-0007 fix it), so only the patched tree boots this way, and
     # only for the suite that checks that walk; the mutants of each walk
     # show its case failing.
-    'owner': Lane((project.KUNITCONFIG,
-                   project.KUNIT_DIR / 'page_table_check.kunitconfig'),
-                  what='the ptc lane\'s kernel with page_owner=on, '
+    'owner': Lane(MAIN_CONFIGS,
+                  what='the ptc lane with page_owner=on, '
                        'gigantic_page_owner only, patched only',
-                  kernel_of='ptc', filter='gigantic_page_owner',
-                  kernel_args=('page_owner=on', *SLAB_CHECKS),
+                  kernel_of='main', filter='gigantic_page_owner',
+                  kernel_args=('page_owner=on', *PTC_ARGS),
                   trees=('patched',)),
-    # The granule lanes carry the ptc lane's checks: page_table_check on
-    # 16K and 64K pages is a branch of the series of its own (the stride
+    # The granule lanes carry page_table_check, booted on as in the ptc
+    # lane (not the slab redzones): page_table_check on 16K and 64K pages is a branch of the series of its own (the stride
     # of a PMD block's accounting), and the 16K contpmd block is the one
     # size besides the 4K pud that spans several memory sections.
     '16k': Lane((project.KUNITCONFIG,
                  project.KUNIT_DIR / 'page_table_check.kunitconfig',
                  project.KUNIT_DIR / 'granule-16k.kunitconfig'),
                 QEMU_CONFIGS / 'arm64_mm_16k.py',
-                what='16K pages, 52-bit VA (LPA2), THP on, ptc checks'),
+                what='16K pages, 52-bit VA (LPA2), THP on, ptc checks',
+                kernel_args=GRANULE_PTC_ARGS),
     '64k': Lane((project.KUNITCONFIG,
                  project.KUNIT_DIR / 'page_table_check.kunitconfig',
                  project.KUNIT_DIR / 'granule-64k.kunitconfig'),
                 QEMU_CONFIGS / 'arm64_mm_64k.py',
-                what='64K pages, 52-bit VA (LVA), THP on, ptc checks'),
+                what='64K pages, 52-bit VA (LVA), THP on, ptc checks',
+                kernel_args=GRANULE_PTC_ARGS),
     # kunit.py refuses one option set two ways across fragments: the
     # !THP lane's config is whole (a host test keeps it in step).
     'nothp': Lane((project.KUNIT_DIR / 'no-thp.kunitconfig',),
                   what='4K pages, TRANSPARENT_HUGEPAGE=n (no ARM64_CONTPTE)'),
 }
-# What make test and make report run: the 4K lanes and the 16K one. A
-# cold run of them from a fresh machine fits CI's 75 minutes, with little
-# to spare; a second granule lane would not (a lane's two kernels share a
-# fifth of their objects with the other lanes' through ccache at most;
-# README, "Lanes and what they cost"). make granules runs GRANULE_LANES.
+# What make test and make report run: the 4K lanes and the 16K one, four
+# kernels. Each is a cold compile: the series changes headers every object
+# includes (asm/pgtable.h, asm/thread_info.h), so ccache serves nothing of
+# one tree or granule to another (README, "Lanes and what they cost").
+# make granules runs GRANULE_LANES.
 GRANULE_LANES = ('main', '16k', '64k', 'nothp')
 CI_LANES = ('main', 'ptc', 'numa', 'owner', '16k')
 # kunit.py's --timeout covers the boot and the suites, not the build.

@@ -230,8 +230,9 @@ def qemu_command(image: Path, initrd: Path, clock: str, boot: int = 0
             '-no-reboot', *machine_args(),
             *bench_run.qemu_args(clock, boot),
             '-kernel', str(image), '-initrd', str(initrd),
-            '-append', 'console=ttyAMA0 kunit.enable=0 rdinit=/init '
-                       'panic=-1 oops=panic']
+            '-append', ' '.join(('console=ttyAMA0 kunit.enable=0',
+                                 'rdinit=/init panic=-1 oops=panic',
+                                 *kunit_run.MAIN_ARGS))]
 
 
 def parse_boot(log: str, the_loads: Sequence[Load]) -> bench.Samples:

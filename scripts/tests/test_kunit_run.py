@@ -19,12 +19,29 @@ class CommandTest(unittest.TestCase):
         i = cmd.index('--make_options')
         self.assertEqual(cmd[i + 1], 'CC=ccache aarch64-linux-gnu-gcc')
 
-    def test_page_table_check_lane_adds_its_fragment(self) -> None:
+    def test_page_table_check_lane_boots_the_main_kernel_checked(self) -> None:
+        # One kernel for the 4K lanes: same fragments, same build
+        # directory; the ptc lane differs only in what it boots on.
         cmd = kunit_run.kunit_command('ptc', 2)
         configs = [a for a in cmd if a.startswith('--kunitconfig=')]
-        self.assertEqual(len(configs), 2)
+        self.assertEqual(configs, [a for a in kunit_run.kunit_command(
+            'main', 2) if a.startswith('--kunitconfig=')])
         self.assertTrue(configs[1].endswith('page_table_check.kunitconfig'))
-        self.assertIn('--build_dir=.kunit-ptc', cmd)
+        self.assertIn('--build_dir=.kunit-main', cmd)
+        self.assertIn('--kernel_args=page_table_check=on', cmd)
+        self.assertNotIn('--kernel_args=sysctl.vm.mem_profiling=never', cmd)
+        main = kunit_run.kunit_command('main', 2)
+        self.assertNotIn('--kernel_args=page_table_check=on', main)
+        self.assertIn('--kernel_args=sysctl.vm.mem_profiling=never', main)
+        # Both leave the benchmarks out.
+        self.assertIn('--filter=speed>slow', cmd)
+        # A check the main lane could not switch off at boot would run in
+        # the benchmarks and in the main lane.
+        fragment = (project.KUNIT_DIR /
+                    'page_table_check.kunitconfig').read_text()
+        self.assertNotIn('CONFIG_PAGE_TABLE_CHECK_ENFORCED=y', fragment)
+        self.assertNotIn('CONFIG_MEM_ALLOC_PROFILING_ENABLED_BY_DEFAULT=n',
+                         fragment)
 
     def test_granule_lanes_boot_their_own_qemu_config(self) -> None:
         for lane, fragment, qemu in (
@@ -48,7 +65,7 @@ class CommandTest(unittest.TestCase):
 
     def test_numa_lane_boots_the_ptc_kernel_on_two_nodes(self) -> None:
         cmd = kunit_run.kunit_command('numa', 2)
-        self.assertIn('--build_dir=.kunit-ptc', cmd)
+        self.assertIn('--build_dir=.kunit-main', cmd)
         self.assertEqual(
             [a for a in cmd if a.startswith('--kunitconfig=')],
             [a for a in kunit_run.kunit_command('ptc', 2)
@@ -64,7 +81,7 @@ class CommandTest(unittest.TestCase):
 
     def test_owner_lane_boots_the_ptc_kernel_with_page_owner_on(self) -> None:
         cmd = kunit_run.kunit_command('owner', 2)
-        self.assertIn('--build_dir=.kunit-ptc', cmd)
+        self.assertIn('--build_dir=.kunit-main', cmd)
         self.assertIn('--kernel_args=page_owner=on', cmd)
         self.assertEqual(cmd[-1], 'gigantic_page_owner')
         self.assertNotIn('--kernel_args=page_owner=on',
@@ -91,7 +108,9 @@ class CommandTest(unittest.TestCase):
         # The main lane's kernel holds the benchmarks: left out by speed.
         self.assertEqual(kunit_run.kunit_command('main', 2)[-1],
                          '--filter=speed>slow')
-        self.assertEqual(kunit_run.kunit_command('ptc', 2)[-1], '--jobs=2')
+        self.assertEqual(kunit_run.kunit_command('ptc', 2)[-1],
+                         '--filter=speed>slow')
+        self.assertEqual(kunit_run.kunit_command('16k', 2)[-1], '--jobs=2')
 
     def test_only_the_benchmarks_are_marked_slow(self) -> None:
         # A correctness case marked slow would silently drop out of the

@@ -380,8 +380,8 @@ class BuildLaneTest(unittest.TestCase):
     def test_the_lane_s_kernel_is_built_in_its_directory(self) -> None:
         cmd = self.build(0).call_args.args[0]
         self.assertIn('build', cmd)
-        # numa boots the ptc lane's kernel: one build directory for both.
-        self.assertIn('--build_dir=.kunit-ptc', cmd)
+        # numa boots the 4K lanes' one kernel: one build directory.
+        self.assertIn('--build_dir=.kunit-main', cmd)
 
     def test_a_tree_that_does_not_build_is_one_error_line(self) -> None:
         with self.assertRaisesRegex(SeriesError,
