@@ -15,6 +15,7 @@
 #include <linux/interrupt.h>
 #include <linux/io.h>
 #include <linux/irq_work.h>
+#include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/uaccess.h>
@@ -620,6 +621,58 @@ static void vmap_error_leaves_mode_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rec->nr_barriers, 1);
 }
 
+/*
+ * Only the case's own task counts, not every task that carries the case's
+ * struct kunit. A case's thread outlives its case: KUnit's wait for it
+ * ends at its vfork_done, which exit_mm() completes before mmput() tears
+ * the thread's mm down, and the set_p4d() of that teardown issues a pair.
+ * KUnit runs each case with a struct kunit at the same place on its
+ * stack, so the exiting thread of a case with a user mapping carries the
+ * next case's pointer. Here another thread with the case's pointer writes
+ * a live kernel pte while the case records.
+ */
+struct other_task_write {
+	struct kunit *test;
+	struct live_pte *k;
+	struct completion done;
+};
+
+static int other_task_write_fn(void *data)
+{
+	struct other_task_write *w = data;
+
+	current->kunit_test = w->test;
+	live_pte_write(w->k);
+	current->kunit_test = NULL;
+	complete(&w->done);
+	return 0;
+}
+
+static void other_task_pair_not_counted_test(struct kunit *test)
+{
+	struct other_task_write w = { .test = test };
+	struct task_struct *task;
+	struct mm_recorder *rec;
+	struct live_pte k;
+
+	live_pte_init(test, &k);
+	w.k = &k;
+	init_completion(&w.done);
+	/* Created before recording: only the other thread's write is seen. */
+	task = kthread_create(other_task_write_fn, &w, "mm_series_other");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+
+	rec = mm_recorder_start(test, &init_mm);
+	wake_up_process(task);
+	wait_for_completion(&w.done);
+	mm_recorder_stop(rec);
+
+	KUNIT_EXPECT_EQ_MSG(test, rec->nr_barriers, 0,
+			    "another thread's pair was counted as the case's");
+	KUNIT_EXPECT_EQ(test, rec->nr_softirq_barriers, 0);
+	KUNIT_EXPECT_EQ(test, rec->nr_irq_barriers, 0);
+}
+
 static struct kunit_case arm64_lazy_mmu_cases[] = {
 	KUNIT_CASE(kernel_write_outside_mode_test),
 	KUNIT_CASE(kernel_write_deferred_test),
@@ -636,6 +689,7 @@ static struct kunit_case arm64_lazy_mmu_cases[] = {
 	KUNIT_CASE_PARAM(vmalloc_barrier_pairs_test,
 			 vmalloc_page_count_gen_params),
 	KUNIT_CASE(vmap_error_leaves_mode_test),
+	KUNIT_CASE(other_task_pair_not_counted_test),
 	{}
 };
 

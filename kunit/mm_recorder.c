@@ -8,11 +8,18 @@
 /* The recording of the running case; one case runs at a time. */
 static struct mm_recorder *mm_recorder_active;
 
+/*
+ * The recording of @test, if the running task is the one that started it.
+ * Another task may carry the same struct kunit: the thread of an earlier
+ * case, still exiting (KUnit stops waiting for it at its vfork_done, before
+ * mmput() tears its mm down), with a struct kunit at the address KUnit
+ * reuses for every case. What that thread does is not the case's.
+ */
 static struct mm_recorder *recorder_of(struct kunit *test)
 {
 	struct mm_recorder *rec = READ_ONCE(mm_recorder_active);
 
-	return rec && rec->test == test ? rec : NULL;
+	return rec && rec->test == test && rec->task == current ? rec : NULL;
 }
 
 static void mm_recorder_tlbflush(struct kunit *test,
@@ -84,6 +91,7 @@ struct mm_recorder *mm_recorder_start(struct kunit *test, struct mm_struct *mm)
 	KUNIT_ASSERT_NOT_NULL(test, rec);
 	spin_lock_init(&rec->lock);
 	rec->test = test;
+	rec->task = current;
 	rec->mm = mm;
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
 			mm_recorder_stop_action, rec), 0);

@@ -4,13 +4,15 @@
  * receives and the dsb/isb pairs issued after kernel table writes, through
  * the ARM64_MM_KUNIT_HOOK seam. A suite registers the recorder once
  * (mm_recorder_register() in suite_init, as mm/kfence/kfence_test.c does
- * with its tracepoint); the seam reports only what the case's own task
- * does, or an interrupt taken on it, each with its context.
+ * with its tracepoint). The seam reports what every task running with the
+ * case's struct kunit does, each with its context; the recorder keeps what
+ * the case's own task does, or an interrupt taken on it.
  */
 #ifndef _MM_SERIES_KUNIT_MM_RECORDER_H
 #define _MM_SERIES_KUNIT_MM_RECORDER_H
 
 #include <kunit/test.h>
+#include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <asm/tlbflush.h>
 
@@ -18,6 +20,7 @@
 
 struct mm_recorder {
 	struct kunit *test;
+	struct task_struct *task;	/* the case's own, which started it */
 	struct mm_struct *mm;
 	spinlock_t lock;
 	unsigned int nr_events;		/* may exceed the events kept */
