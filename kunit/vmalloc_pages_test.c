@@ -1248,9 +1248,11 @@ static bool area_has_pfn(const struct vm_struct *area, unsigned long pfn)
  * The large blocks of one area can add up to many megabytes:
  * vm_area_alloc_pages_large() yields after each. A SCHED_FIFO task woken
  * on the case's CPU just before vmalloc() of two MAX_PAGE_ORDER blocks'
- * worth of pages gets the CPU at the first cond_resched() and sees one
- * block of the area taken (whatever its order, should the buddy allocator
- * have no MAX_PAGE_ORDER block to give).
+ * worth of pages gets the CPU at the first cond_resched(), so it sees at
+ * most one block of the area taken (whatever its order, should the buddy
+ * allocator have no MAX_PAGE_ORDER block to give). It may see none: a
+ * page array that comes from vmalloc() (before "allocate the page array
+ * from the slab first") is allocated with a yield of its own, first.
  */
 static void large_order_yields_test(struct kunit *test)
 {
@@ -1279,7 +1281,7 @@ static void large_order_yields_test(struct kunit *test)
 		if (w->ev->allocs[i].order &&
 		    area_has_pfn(area, w->ev->allocs[i].pfn))
 			seen++;
-	KUNIT_EXPECT_EQ_MSG(test, seen, 1U,
+	KUNIT_EXPECT_LE_MSG(test, seen, 1U,
 			    "the woken task got the CPU after %u of the area's %u large blocks were taken",
 			    seen, blocks);
 }
