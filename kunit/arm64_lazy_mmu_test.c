@@ -648,6 +648,9 @@ static int other_task_write_fn(void *data)
 	return 0;
 }
 
+KUNIT_DEFINE_ACTION_WRAPPER(kthread_stop_put_wrapper, kthread_stop_put,
+			    struct task_struct *);
+
 static void other_task_pair_not_counted_test(struct kunit *test)
 {
 	struct other_task_write w = { .test = test };
@@ -661,6 +664,10 @@ static void other_task_pair_not_counted_test(struct kunit *test)
 	/* Created before recording: only the other thread's write is seen. */
 	task = kthread_create(other_task_write_fn, &w, "mm_series_other");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	/* Reaped at the end; never run if the case stops before the wake. */
+	get_task_struct(task);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+			kthread_stop_put_wrapper, task), 0);
 
 	rec = mm_recorder_start(test, &init_mm);
 	wake_up_process(task);
