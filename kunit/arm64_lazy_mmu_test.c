@@ -623,13 +623,9 @@ static void vmap_error_leaves_mode_test(struct kunit *test)
 
 /*
  * Only the case's own task counts, not every task that carries the case's
- * struct kunit. A case's thread outlives its case: KUnit's wait for it
- * ends at its vfork_done, which exit_mm() completes before mmput() tears
- * the thread's mm down, and the set_p4d() of that teardown issues a pair.
- * KUnit runs each case with a struct kunit at the same place on its
- * stack, so the exiting thread of a case with a user mapping carries the
- * next case's pointer. Here another thread with the case's pointer writes
- * a live kernel pte while the case records.
+ * struct kunit (an earlier case's thread still exiting does, see
+ * recorder_of() in mm_recorder.c). Here another thread with the case's
+ * pointer writes a live kernel pte while the case records.
  */
 struct other_task_write {
 	struct kunit *test;
