@@ -71,9 +71,18 @@ def run(cmd: Sequence[str], what: str, cwd: Optional[Path] = None,
 # must not change what the tooling does), and a fixed identity, so that a
 # commit's content, not the machine, decides its hash, and so that commands
 # which write reflogs (am --abort, reset) work where no identity is set.
+# No automatic gc either: after the pristine import's commit (90k loose
+# objects) git would start a detached `gc --auto` that goes on writing
+# into the repository's old path while the import renames it into place,
+# so the import's temporary directory could not be removed.
 GIT_ENV = {
     'GIT_CONFIG_GLOBAL': os.devnull,
     'GIT_CONFIG_NOSYSTEM': '1',
+    'GIT_CONFIG_COUNT': '2',
+    'GIT_CONFIG_KEY_0': 'gc.auto',
+    'GIT_CONFIG_VALUE_0': '0',
+    'GIT_CONFIG_KEY_1': 'maintenance.auto',
+    'GIT_CONFIG_VALUE_1': 'false',
     'GIT_AUTHOR_NAME': 'arm64-mm-series tooling',
     'GIT_AUTHOR_EMAIL': 'tooling@arm64-mm-series.invalid',
     'GIT_COMMITTER_NAME': 'arm64-mm-series tooling',

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
+import tempfile
 import unittest
+from pathlib import Path
 
 import project
 from project import SeriesError
@@ -32,6 +34,15 @@ class GitTest(unittest.TestCase):
     def test_fixed_identity_without_env(self) -> None:
         proc = project.git(None, 'var', 'GIT_COMMITTER_IDENT')
         self.assertIn(project.GIT_ENV['GIT_COMMITTER_EMAIL'], proc.stdout)
+
+    def test_no_automatic_gc_even_where_the_repository_asks(self) -> None:
+        # A detached gc --auto outlives the command that started it and
+        # writes into a repository the import is moving (base_source).
+        with tempfile.TemporaryDirectory() as tmp:
+            project.git(None, 'init', '-q', tmp)
+            project.git(Path(tmp), 'config', 'gc.auto', '1')
+            proc = project.git(Path(tmp), 'config', '--get', 'gc.auto')
+            self.assertEqual(proc.stdout.strip(), '0')
 
 
 class LastLineTest(unittest.TestCase):
