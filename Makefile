@@ -13,7 +13,7 @@
 #                 the base lines of every function it changes, judged
 #                 (PATCH="00NN ...", SCOPE=added|touched|both, SAMPLE=n
 #                 per patch and scope, SEED=s); on demand; verdicts are
-#                 kept, so a run cut short goes on
+#                 committed (kunit/mutate-verdicts.tsv), keyed by content
 #   make hunks    which hunks of the series a mutant pins (no kernel build)
 #   make walk     the suites at every prefix of the series (BENCH=glob,
 #                 BOOTS=n, CLOCK=icount by default, or host: which patch

@@ -38,6 +38,7 @@ import project
 import reasons
 import series
 import tsv
+from mutation import verdicts
 from project import SeriesError
 from trees import Tree
 
@@ -637,14 +638,85 @@ JUDGE_VERSION = ('5: a case that never reported did not pass; '
                  'assertions that failed')
 
 
-def verdict_key(tree_id: str, target: Target, m: mutate_gen.Mutation
-                ) -> str:
-    """What a verdict depends on: the patched tree (series and suites),
-    where it is judged, how, and the mutation."""
-    text = '\n'.join((JUDGE_VERSION, tree_id, target.lane,
-                      ','.join(target.suites),
-                      m.file, str(m.line), m.original, m.mutated))
-    return hashlib.sha256(text.encode()).hexdigest()[:20]
+VERDICTS = project.KUNIT_DIR / 'mutate-verdicts.tsv'
+
+
+def tool_versions() -> Tuple[str, ...]:
+    """The first line of --version of the compiler and of QEMU (a tool
+    that is missing says so: make mutate installs both first)."""
+    found = []
+    for tool in (f'{kunit_run.CROSS_COMPILE}gcc', 'qemu-system-aarch64'):
+        try:
+            out = subprocess.run([tool, '--version'], capture_output=True,
+                                 text=True, check=False).stdout
+        except OSError:
+            out = f'{tool}: missing'
+        found.append(verdicts.first_line(out))
+    return tuple(found)
+
+
+def judging_context(repo: Path, target: Target, tools: Sequence[str],
+                    rev: str = 'patched') -> verdicts.Context:
+    """What the verdicts of target's mutants depend on besides the mutant
+    (mutation/verdicts.py): read from the tree the kernels were built of
+    and from the lane's files."""
+    suites_dir = project.TREE_SUITE_DIRS[project.KUNIT_DIR]
+    top = project.git(repo, 'ls-tree', rev).stdout
+    mm = project.git(repo, 'ls-tree', f'{rev}:mm').stdout
+    blobs = {}
+    for line in project.git(repo, 'ls-tree', '-r',
+                            f'{rev}:{suites_dir}').stdout.splitlines():
+        meta, name = line.split('\t', 1)
+        blobs[name] = meta.split()[2]
+    texts = {n: project.git(repo, 'cat-file', 'blob', b).stdout
+             for n, b in blobs.items() if n.endswith(('.c', '.h'))}
+    texts.update({n: '' for n in verdicts.SUITES_BUILD if n in blobs})
+    files = verdicts.suite_files(texts, target.suites)
+    lane = kunit_run.LANES[target.lane]
+    parts = [(f'config {c.name}', c.read_text()) for c in lane.configs]
+    parts += [(f'qemu {lane.qemu_config.name}',
+               lane.qemu_config.read_text()),
+              ('boots', f'args={" ".join(lane.kernel_args)} '
+                        f'filter={lane.filter} '
+                        f'attributes={lane.attributes} '
+                        f'kernel_of={lane.kernel_of}'),
+              ('suites', ','.join(target.suites))]
+    warnings = project.KUNIT_DIR / 'warnings.tsv'
+    return verdicts.Context(
+        JUDGE_VERSION,
+        verdicts.kernel_listing(top, mm, suites_dir.split('/', 1)[1]),
+        tuple((f, blobs[f]) for f in files),
+        tuple(verdicts.table_rows(project.MANIFEST.read_text(),
+                                  target.suites)),
+        tuple(verdicts.table_rows(warnings.read_text(), target.suites)),
+        tuple(parts), tuple(tools))
+
+
+def keyed(repo: Path, mutations: Sequence[mutate_gen.Mutation],
+          context: str, rev: str = 'patched') -> List[str]:
+    """Each mutation's verdict key under the context's digest."""
+    lines: Dict[str, List[str]] = {}
+    found = []
+    for m in mutations:
+        if m.file not in lines:
+            lines[m.file] = mutate_gen.lines_of(project.git(
+                repo, 'show', f'{rev}:{m.file}').stdout)
+        found.append(verdicts.key(verdicts.identity(m, lines[m.file]),
+                                  context))
+    return found
+
+
+def row_of(r: Result, key: str, day: str) -> verdicts.Row:
+    m = r.mutation
+    return verdicts.Row(key, r.patch, r.scope,
+                        f'{m.file}:{m.line} {m.operator}: {m.what}',
+                        r.verdict, r.kills, r.assertions, r.seconds, day,
+                        r.detail)
+
+
+def result_of(row: verdicts.Row, m: mutate_gen.Mutation) -> Result:
+    return Result(row.patch, m, row.verdict, row.killed_by, row.detail,
+                  row.seconds, row.scope, row.assertions)
 
 
 def patch_dir(patch: str) -> Path:
@@ -703,38 +775,45 @@ class PatchRun:
 
 
 def judge_patch(tree: Tree, cache: Path, patch: str, target: Target,
-                chosen: Sequence[mutate_gen.Mutation], tree_id: str,
+                chosen: Sequence[Tuple[str, mutate_gen.Mutation]],
+                table: verdicts.Table, tree_id: str,
                 equivalents: Dict[Tuple[str, str, str, str], str],
                 expected: Optional[Dict[str, manifest.Expectation]] = None,
-                scope: str = ADDED) -> List[Result]:
-    """Each chosen mutant's verdict, kept as it is reached
-    (build/mutate/<patch>/verdicts/), so that a run cut short goes on
-    where it stopped; a kept verdict of the same tree is not judged
-    again."""
-    kept = patch_dir(patch) / 'verdicts'
-    kept.mkdir(parents=True, exist_ok=True)
+                scope: str = ADDED, day: str = '') -> List[Result]:
+    """Each chosen (key, mutant)'s verdict: a committed one whose key
+    holds is kept, and judged again when the day's spot check picks it
+    (a disagreement stops the run); any other is judged and put in the
+    table as it is reached, so that a run cut short goes on where it
+    stopped."""
+    day = day or time.strftime('%Y-%m-%d')
     found: List[Result] = []
-    for i, m in enumerate(chosen, 1):
-        path = kept / f'{verdict_key(tree_id, target, m)}.json'
+    for i, (key, m) in enumerate(chosen, 1):
         why = equivalents.get(equivalent_key(patch, m))
+        row = table.rows.get(key)
         if why:
             r = Result(patch, m, EQUIVALENT, detail=why, scope=scope)
             how = ''
-        elif path.exists():
-            r = replace(Result.from_dict(json.loads(path.read_text())),
-                        scope=scope)
-            how = ' (kept)'
+        elif row and not verdicts.spot_checked(key, day):
+            r = replace(result_of(row, m), scope=scope)
+            how = f' (kept, {row.day})'
         else:
             start = time.monotonic()
-            r = judge(tree, patch, i, m, target, cache, tree_id,
-                      equivalents, expected)
+            r = judge(tree, patch, i, m, target, cache, tree_id, equivalents,
+                      expected)
             r = replace(r, seconds=round(time.monotonic() - start, 1),
                         scope=scope)
-            if r.verdict != NOT_JUDGED:
-                tmp = path.with_suffix('.tmp')
-                tmp.write_text(json.dumps(r.as_dict()) + '\n')
-                os.replace(tmp, path)
             how = f' ({r.seconds:.0f} s)'
+            if row and r.verdict != NOT_JUDGED:
+                if r.verdict != row.verdict:
+                    raise SeriesError(
+                        f'spot check: {patch}-{i:03d} {m.file}:{m.line} '
+                        f'{m.what} was {row.verdict} ({row.day}), is '
+                        f'{r.verdict} now: a flaky case, or the key misses '
+                        'what changed')
+                r = replace(result_of(row, m), scope=scope)
+                how = f' (kept, {row.day}; spot check agrees)'
+            elif r.verdict != NOT_JUDGED:
+                table.put(row_of(r, key, day))
         print(f'  {patch}-{i:03d} {m.file}:{m.line} {m.operator} '
               f'{m.what}: {r.verdict}{how}', flush=True)
         found.append(r)
@@ -839,33 +918,44 @@ def run(cache: Path, patches: Sequence[str], size: int, seed: int,
                                           if p in targets)), texts)
     pristine = project.git(repo, 'rev-parse',
                            f'{project.BASE_TAG}^{{commit}}').stdout.strip()
+    table = verdicts.Table(VERDICTS)
+    tools = tool_versions()
+    day = time.strftime('%Y-%m-%d')
     for patch in patches or sorted(targets):
         lines_added, found = generate(repo, 'patched', commit_of[patch],
                                       texts[patch])
         touched = generate_touched(repo, 'patched', patch, pristine, owners)
+        context = judging_context(repo, targets[patch], tools).digest()
         results: List[Result] = []
         for scope, mutations in ((ADDED, found),
                                  (TOUCHED, list(touched.mutations))):
             if scope not in scopes:
                 continue
+            key_of = dict(zip(mutations, keyed(repo, mutations, context)))
+            gone = table.prune(patch, scope, key_of.values())
             chosen = order_for_builds(mutate_gen.sample(mutations, size,
                                                         seed))
+            kept = sum(key_of[m] in table.rows for m in chosen)
             print(f'patch {patch}, {scope}: '
                   + (f'{lines_added} lines' if scope == ADDED else
                      f'{len(touched.definitions)} definitions, '
                      f'{touched.base_lines} base lines')
-                  + f', {len(mutations)} mutants, trying {len(chosen)}',
-                  flush=True)
+                  + f', {len(mutations)} mutants, trying {len(chosen)} '
+                  f'({kept} kept in {VERDICTS.name}'
+                  + (f', {gone} rows of changed mutants dropped' if gone
+                     else '') + ')', flush=True)
             results += judge_patch(tree, cache, patch, targets[patch],
-                                   chosen, tree_id, equivalents, expected,
-                                   scope)
+                                   [(key_of[m], m) for m in chosen], table,
+                                   tree_id, equivalents, expected, scope,
+                                   day)
         survived += unexplained(results, explained)
         done = PatchRun(patch, lines_added, len(found), size, seed,
                         tuple(results), touched.definitions,
                         touched.base_lines, len(touched.mutations),
                         tuple(s for s in SCOPES if s in scopes), tree_id,
-                        time.strftime('%Y-%m-%d'))
+                        day)
         path = patch_dir(patch) / 'run.json'
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(done.as_dict(), indent=1) + '\n')
     print(write_report(targets))
     return survived

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+import io
 import json
 import tempfile
 import unittest
@@ -501,20 +502,30 @@ class KeptVerdictsTest(unittest.TestCase):
         self.results = Path(tempfile.mkdtemp())
         self.enterContext(mock.patch.object(project, 'RESULTS',
                                             self.results))
+        self.table = self.results / 'verdicts.tsv'
+        self.spot: set = set()
         self.chosen = [mutation('mm/a.c', 1),
                        mutate.mutate_gen.Mutation('mm/a.c', 2, 'neg',
                                                   '\tif (a < b)',
                                                   '\tif (!(a < b))', 'neg')]
 
-    def judge_patch(self, verdicts: list, tree_id: str = 't1',
-                    equivalents: dict = {}) -> list:
+    def judge_patch(self, verdicts: list, keys: tuple = ('a' * 24,
+                                                         'b' * 24),
+                    equivalents: dict = {}, day: str = '2026-12-05'
+                    ) -> list:
         def judge(tree, patch, i, m, target, cache, tid, eq,  # noqa: ANN001
                   expected=None):  # noqa: ANN001
-            return mutate.Result(patch, m, verdicts.pop(0))
-        with mock.patch.object(mutate, 'judge', side_effect=judge) as j:
+            verdict = verdicts.pop(0)
+            return mutate.Result(patch, m, verdict, kills=(
+                ('s.c',) if verdict == mutate.KILLED else ()))
+        table = mutate.verdicts.Table(self.table)
+        with mock.patch.object(mutate, 'judge', side_effect=judge) as j, \
+                mock.patch.object(mutate.verdicts, 'spot_checked',
+                                  side_effect=lambda k, d: k in self.spot):
             got = mutate.judge_patch(Tree('mutant', Path('/x')), Path('/c'),
-                                     '0018', self.TARGET, self.chosen,
-                                     tree_id, equivalents)
+                                     '0018', self.TARGET,
+                                     list(zip(keys, self.chosen)), table,
+                                     't1', equivalents, day=day)
         self.calls = j.call_count
         return [r.verdict for r in got]
 
@@ -522,17 +533,46 @@ class KeptVerdictsTest(unittest.TestCase):
         self.assertEqual(self.judge_patch([mutate.KILLED,
                                            mutate.NOT_JUDGED]),
                          [mutate.KILLED, mutate.NOT_JUDGED])
-        # The kill is kept; what could not be judged is judged again.
+        # The kill is in the table; what could not be judged is not.
+        self.assertEqual(len(mutate.verdicts.load(self.table)), 1)
         self.assertEqual(self.judge_patch([mutate.SURVIVED]),
                          [mutate.KILLED, mutate.SURVIVED])
         self.assertEqual(self.calls, 1)
 
-    def test_another_tree_judges_again(self) -> None:
+    def test_a_kept_row_says_its_day_and_its_kills(self) -> None:
+        self.judge_patch([mutate.KILLED, mutate.SURVIVED], day='2026-11-30')
+        rows = mutate.verdicts.load(self.table)
+        self.assertEqual([(r.verdict, r.killed_by, r.day)
+                          for r in rows.values()],
+                         [(mutate.KILLED, ('s.c',), '2026-11-30'),
+                          (mutate.SURVIVED, (), '2026-11-30')])
+        with mock.patch('sys.stdout', new=io.StringIO()) as out:
+            self.judge_patch([])
+        self.assertIn('killed (kept, 2026-11-30)', out.getvalue())
+
+    def test_another_key_judges_again(self) -> None:
         self.judge_patch([mutate.KILLED, mutate.KILLED])
         self.assertEqual(self.judge_patch([mutate.SURVIVED, mutate.KILLED],
-                                          tree_id='t2'),
+                                          keys=('c' * 24, 'd' * 24)),
                          [mutate.SURVIVED, mutate.KILLED])
         self.assertEqual(self.calls, 2)
+
+    def test_the_spot_check_judges_again_and_agrees(self) -> None:
+        self.judge_patch([mutate.KILLED, mutate.SURVIVED])
+        self.spot = {'b' * 24}
+        self.assertEqual(self.judge_patch([mutate.SURVIVED]),
+                         [mutate.KILLED, mutate.SURVIVED])
+        self.assertEqual(self.calls, 1)
+
+    def test_a_spot_check_that_disagrees_stops_the_run(self) -> None:
+        self.judge_patch([mutate.KILLED, mutate.SURVIVED], day='2026-11-30')
+        before = self.table.read_text()
+        self.spot = {'b' * 24}
+        with self.assertRaisesRegex(SeriesError, r'^spot check: 0018-002 '
+                                    r'mm/a\.c:2 neg was survived '
+                                    r'\(2026-11-30\), is killed now'):
+            self.judge_patch([mutate.KILLED])
+        self.assertEqual(self.table.read_text(), before)
 
     def test_a_reviewed_equivalent_wins_over_a_kept_survivor(self) -> None:
         self.judge_patch([mutate.SURVIVED, mutate.KILLED])
