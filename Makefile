@@ -47,7 +47,8 @@ mutants:
 mutate:
 	@$(TOOL) mutate $(if $(PATCH),--patch $(PATCH)) \
 		$(if $(SAMPLE),--sample=$(SAMPLE)) $(if $(SEED),--seed=$(SEED)) \
-		$(if $(SCOPE),--scope=$(SCOPE)) $(if $(LAVA),--lava)
+		$(if $(SCOPE),--scope=$(SCOPE)) $(if $(LAVA),--lava) \
+		$(if $(SEPARATE),--separate) $(if $(RECHECK),--recheck)
 
 lava:
 	@$(TOOL) lava $(if $(LANES),--lanes=$(LANES)) $(if $(URL),--url=$(URL)) \

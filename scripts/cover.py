@@ -262,12 +262,15 @@ def verification(results: Path) -> str:
         data = json.loads(report.read_text())
         lines = []
         for p in data['patches']:
-            judged = p['killed'] + p['survived']
+            uncovered = p.get('not_covered', 0)
+            judged = p['killed'] + p['survived'] + uncovered
             run = 'full' if not p.get('sample') else \
                 f'sample of {p["sample"]}'
             lines.append(f'  {p["patch"]} {p.get("scope", "added"):8} '
-                         f'{p["killed"]} of {judged} killed ({run}, '
-                         f'{p.get("day") or "?"})')
+                         f'{p["killed"]} of {judged} killed'
+                         + (f' ({uncovered} not covered)' if uncovered
+                            else '') +
+                         f' ({run}, {p.get("day") or "?"})')
         parts.append('make mutate (generated mutants; killed of judged):\n'
                      + '\n'.join(lines))
     return '\n\n'.join(parts)

@@ -323,7 +323,8 @@ def cmd_mutate(args: argparse.Namespace) -> int:
         prepare_trees()
         survived = mutate.run(project.CACHE, patches, args.sample, args.seed,
                               mutate.SCOPES if args.scope == 'both'
-                              else (args.scope,))
+                              else (args.scope,), separate=args.separate,
+                              recheck=args.recheck)
     return 1 if survived else 0
 
 
@@ -699,6 +700,12 @@ def make_parser() -> argparse.ArgumentParser:
                                     'seed (default 0: all)')
     sub['mutate'].add_argument('--seed', type=int, default=1,
                                help='the sample\'s seed (default 1)')
+    sub['mutate'].add_argument('--separate', action='store_true',
+                               help='judge each mutant by a build of its '
+                               'own, not on the schema kernel')
+    sub['mutate'].add_argument('--recheck', action='store_true',
+                               help='judge the kept verdicts again and '
+                               'list those that differ')
     sub['mutate'].add_argument('--scope', default='both',
                                choices=('added', 'touched', 'both'),
                                help='the lines a patch adds, the base '

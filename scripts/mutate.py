@@ -19,6 +19,7 @@ of the suites), so that the report can say, per suite file, which of
 its assertions some mutant has failed.
 """
 
+import fnmatch
 import hashlib
 import json
 import os
@@ -27,7 +28,7 @@ import subprocess
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import hunks
 import kunit_run
@@ -38,7 +39,8 @@ import project
 import reasons
 import series
 import tsv
-from mutation import verdicts
+import verify
+from mutation import schema, schemata, verdicts
 from project import SeriesError
 from trees import Tree
 
@@ -188,6 +190,9 @@ NO_BUILD, WARNS, NOT_JUDGED = 'no-build', 'warns', 'not-judged'
 # build): no case of that kernel can tell them apart, so it is left out
 # of the score, like a mutant that does not build.
 SAME_OBJECT = 'same-object'
+# A mutant of the schema kernel whose guard no case of its suites ran on
+# its lane: a survivor, counted apart (the lines no case covers).
+NOT_COVERED = 'not-covered'
 EQUIVALENTS = project.KUNIT_DIR / 'mutate-equivalent.tsv'
 # Reviewed survivors: mutants that change behaviour, but only where no
 # lane of this project can reach (e.g. a zone boundary that is not
@@ -262,11 +267,13 @@ class Score:
     equivalent: int
     same_object: int = 0
     scope: str = ADDED
+    not_covered: int = 0
 
     @property
     def score(self) -> float:
-        """Killed over the mutants that built and can change behaviour."""
-        judged = self.killed + self.survived
+        """Killed over the mutants that built and can change behaviour
+        (a mutant no case reaches is one that survives)."""
+        judged = self.killed + self.survived + self.not_covered
         return self.killed / judged if judged else 1.0
 
 
@@ -275,11 +282,11 @@ def score(patch: str, lines_added: int, generated: int,
     results = [r for r in results if r.scope == scope]
     count = {v: sum(r.verdict == v for r in results)
              for v in (KILLED, SURVIVED, EQUIVALENT, NO_BUILD, WARNS,
-                       NOT_JUDGED, SAME_OBJECT)}
+                       NOT_JUDGED, SAME_OBJECT, NOT_COVERED)}
     return Score(patch, lines_added, generated, len(results),
                  count[NO_BUILD] + count[WARNS], count[KILLED],
                  count[SURVIVED], count[EQUIVALENT], count[SAME_OBJECT],
-                 scope)
+                 scope, count[NOT_COVERED])
 
 
 _FAILED_AT = re.compile(r'(?:EXPECTATION|ASSERTION) FAILED at '
@@ -338,14 +345,15 @@ def render(scores: Sequence[Score], results: Sequence[Result],
            explained: Optional[Dict[Tuple[str, str, str, str], str]] = None
            ) -> str:
     lines = ['| patch | scope | lines | mutants | tried | not built '
-             '(or warn) | same object | killed | survived | equivalent '
-             '| score |',
-             '|---|---|---|---|---|---|---|---|---|---|---|']
+             '(or warn) | same object | killed | survived | not covered '
+             '| equivalent | score |',
+             '|---|---|---|---|---|---|---|---|---|---|---|---|']
     for s in scores:
         lines.append(f'| {s.patch} | {s.scope} | {s.lines_added} | '
                      f'{s.generated} | '
                      f'{s.tried} | {s.no_build} | {s.same_object} | '
-                     f'{s.killed} | {s.survived} | {s.equivalent} | '
+                     f'{s.killed} | {s.survived} | {s.not_covered} | '
+                     f'{s.equivalent} | '
                      + (f'{100 * s.score:.0f}% |' if s.tried else '- |'))
     survivors = [r for r in results if r.verdict == SURVIVED]
     why = explained if explained is not None else {}
@@ -364,6 +372,14 @@ def render(scores: Sequence[Score], results: Sequence[Result],
                          f'{targets[r.patch].lane}'
                          + (f'; explained: {reason}' if reason
                             else '; unexplained'))
+    uncovered = [r for r in results if r.verdict == NOT_COVERED]
+    if uncovered:
+        lines.append('')
+        lines.append('Not covered (no case of the suites runs the line on '
+                     'its lane):')
+        lines += [f'- {r.patch} ({r.scope}) {r.mutation.file}:'
+                  f'{r.mutation.line} {r.mutation.operator}: '
+                  f'{r.mutation.what}' for r in uncovered]
     not_judged = [r for r in results if r.verdict == NOT_JUDGED]
     for r in not_judged:
         lines.append(f'- not judged: {r.patch} {r.mutation.file}:'
@@ -779,12 +795,16 @@ def judge_patch(tree: Tree, cache: Path, patch: str, target: Target,
                 table: verdicts.Table, tree_id: str,
                 equivalents: Dict[Tuple[str, str, str, str], str],
                 expected: Optional[Dict[str, manifest.Expectation]] = None,
-                scope: str = ADDED, day: str = '') -> List[Result]:
+                scope: str = ADDED, day: str = '',
+                on_schema: Optional['SchemaJudge'] = None,
+                recheck: Optional[List[str]] = None) -> List[Result]:
     """Each chosen (key, mutant)'s verdict: a committed one whose key
     holds is kept, and judged again when the day's spot check picks it
     (a disagreement stops the run); any other is judged and put in the
     table as it is reached, so that a run cut short goes on where it
-    stopped."""
+    stopped. on_schema judges on the schema kernel what it can; recheck,
+    when given, judges every kept verdict again and collects each
+    disagreement there instead of stopping."""
     day = day or time.strftime('%Y-%m-%d')
     found: List[Result] = []
     for i, (key, m) in enumerate(chosen, 1):
@@ -793,18 +813,28 @@ def judge_patch(tree: Tree, cache: Path, patch: str, target: Target,
         if why:
             r = Result(patch, m, EQUIVALENT, detail=why, scope=scope)
             how = ''
-        elif row and not verdicts.spot_checked(key, day):
+        elif row and recheck is None and not verdicts.spot_checked(key, day):
             r = replace(result_of(row, m), scope=scope)
             how = f' (kept, {row.day})'
         else:
             start = time.monotonic()
-            r = judge(tree, patch, i, m, target, cache, tree_id, equivalents,
-                      expected)
+            r = on_schema(patch, i, m, target) if on_schema else None
+            where = ', schema kernel' if r else ''
+            if r is None:
+                r = judge(tree, patch, i, m, target, cache, tree_id,
+                          equivalents, expected)
             r = replace(r, seconds=round(time.monotonic() - start, 1),
                         scope=scope)
-            how = f' ({r.seconds:.0f} s)'
-            if row and r.verdict != NOT_JUDGED:
-                if r.verdict != row.verdict:
+            how = f' ({r.seconds:.0f} s{where})'
+            if row and r.verdict != NOT_JUDGED and recheck is not None:
+                if not same_verdict(r.verdict, row.verdict):
+                    recheck.append(f'{patch}-{i:03d} {m.file}:{m.line} '
+                                   f'{m.what}: {row.verdict} ({row.day}), '
+                                   f'{r.verdict}{where} now')
+                how += f'; kept {row.verdict} ({row.day})'
+                r = replace(result_of(row, m), scope=scope)
+            elif row and r.verdict != NOT_JUDGED:
+                if not same_verdict(r.verdict, row.verdict):
                     raise SeriesError(
                         f'spot check: {patch}-{i:03d} {m.file}:{m.line} '
                         f'{m.what} was {row.verdict} ({row.day}), is '
@@ -818,6 +848,108 @@ def judge_patch(tree: Tree, cache: Path, patch: str, target: Target,
               f'{m.what}: {r.verdict}{how}', flush=True)
         found.append(r)
     return found
+
+
+def schema_ids(todo: Sequence[mutate_gen.Mutation]
+               ) -> Dict[mutate_gen.Mutation, int]:
+    """Each mutant's id in the schema kernel, 1 up, in file and line
+    order (a mutant two patches share has one id)."""
+    ordered = sorted(set(todo), key=lambda m: (m.file, m.line, m.operator,
+                                               m.mutated))
+    return {m: n for n, m in enumerate(ordered, 1)}
+
+
+def same_verdict(now: str, kept: str) -> bool:
+    """Whether two verdicts of one mutant agree: a mutant the schema
+    kernel finds no case reaching is a survivor of a build of its own."""
+    return now == kept or {now, kept} == {SURVIVED, NOT_COVERED}
+
+
+class SchemaJudge:
+    """Judges mutants on the one schema kernel of the run: None for one
+    it cannot judge there (left to a build of its own: a form the schema
+    has not, a guarded text that does not compile, a line that runs
+    before mm_mutant= is parsed)."""
+
+    def __init__(self, cache: Path, built: schemata.Built,
+                 ids: Dict[mutate_gen.Mutation, int],
+                 expected: Dict[str, manifest.Expectation]) -> None:
+        self.cache = cache
+        self.built = built
+        self.ids = ids
+        self.expected = expected
+        self.zero: Dict[str, schemata.Boot] = {}
+        self.left: Dict[str, int] = {}      # why -> how many left
+
+    def id0(self, lane: str) -> schemata.Boot:
+        """The lane's boot with mm_mutant=0: its matrix must be the
+        patched tree's (else the schema changed what the kernel does and
+        no verdict of it holds), and it says what each case reaches."""
+        if lane not in self.zero:
+            b = schemata.boot(self.built, self.cache, lane, 0, None,
+                              f'schema-0-{lane}')
+            rows = schemata.id0_rows(b.outcomes, lane, self.expected)
+            good, bad = verify.counts(rows)
+            print(f'schema kernel, mutant 0, lane {lane}: {good} cells as '
+                  f'the patched tree\'s, {bad} differ; '
+                  f'{len(b.reach.reached())} mutants reached by a case, '
+                  f'{len(b.reach.early)} before mm_mutant= is parsed '
+                  f'({b.seconds:.0f} s)', flush=True)
+            if bad:
+                differ = [f'{r.case} {c.expected}/{c.actual}' for r in rows
+                          for c in r.cells.values() if not c.ok]
+                raise SeriesError(f'the schema kernel with mutant 0 is not '
+                                  f'the patched kernel on lane {lane}: '
+                                  + ', '.join(differ[:5]))
+            self.zero[lane] = b
+        return self.zero[lane]
+
+    def __call__(self, patch: str, index: int, m: mutate_gen.Mutation,
+                 target: Target) -> Optional[Result]:
+        n = self.ids.get(m)
+        placed = self.built.where.get(n) if n else None
+        if placed is None or placed.form == schema.SEPARATE:
+            why = placed.why if placed else 'not in the schema'
+            self.left[why] = self.left.get(why, 0) + 1
+            return None
+        zero = self.id0(target.lane)
+        if n in zero.reach.early:
+            why = 'runs before mm_mutant= is parsed'
+            self.left[why] = self.left.get(why, 0) + 1
+            return None
+        patterns = [f'{s}.*' for s in target.suites]
+        reaching = [c for c in zero.reach.cases_reaching(n)
+                    if any(fnmatch.fnmatchcase(c, p) for p in patterns)]
+        if not reaching:
+            return Result(patch, m, NOT_COVERED, detail=(
+                f'schema mutant {n}: no case of '
+                f'{", ".join(target.suites)} reaches it on lane '
+                f'{target.lane}'))
+        suites = sorted({c.split('.')[0] for c in reaching})
+        for suite in suites:
+            b = schemata.boot(self.built, self.cache, target.lane, n, suite,
+                              f'schema-mutant-{target.lane}')
+            if not b.outcomes:
+                how = mutants.stopped_before_suites(b.final)
+                if how:
+                    return Result(patch, m, KILLED, ('(boot)',),
+                                  detail=f'schema mutant {n}: {how}')
+                return Result(patch, m, NOT_JUDGED, detail=(
+                    f'schema mutant {n}: the kernel reported no case'))
+            seen = mutants.Mutant(f'{patch}-{index:03d}', target.lane,
+                                  (f'{suite}.*',), Path('-'))
+            kills = mutants.killed_by(seen, b.outcomes, self.expected)
+            if kills:
+                log = b.final / 'test.log'
+                failed = failed_assertions(
+                    log.read_text(errors='replace'), kills) \
+                    if log.exists() else ()
+                return Result(patch, m, KILLED, tuple(kills),
+                              detail=f'schema mutant {n}',
+                              assertions=failed)
+        return Result(patch, m, SURVIVED, detail=(
+            f'schema mutant {n}: every case of {", ".join(suites)} as '
+            'the patched kernel\'s'))
 
 
 def full_run_estimate(run: PatchRun) -> Optional[float]:
@@ -890,12 +1022,14 @@ def write_report(targets: Dict[str, Target]) -> str:
 
 
 def run(cache: Path, patches: Sequence[str], size: int, seed: int,
-        scopes: Sequence[str] = SCOPES) -> int:
+        scopes: Sequence[str] = SCOPES, separate: bool = False,
+        recheck: bool = False) -> int:
     """Generate, build and judge the mutants of each patch in each scope
     (a sample of size with the seed a scope, or all when size is 0);
     write the report of every patch run so far; return how many of these
     patches' mutants survived unexplained (kunit/mutate-survivors.tsv
-    explains the others)."""
+    explains the others). The mutants to judge go into one schema kernel
+    unless separate; recheck judges the kept verdicts again."""
     targets = load_targets()
     unknown = [p for p in patches if p not in targets]
     if unknown:
@@ -912,7 +1046,6 @@ def run(cache: Path, patches: Sequence[str], size: int, seed: int,
     expected = manifest.load(project.MANIFEST)
     tree_id = project.git(repo, 'rev-parse', 'patched^{tree}').stdout.strip()
     tree = mutants.worktree(cache)
-    survived = 0
     owners = first_touchers(repo, sorted(((p, c) for p, c in
                                           commit_of.items()
                                           if p in targets)), texts)
@@ -921,12 +1054,15 @@ def run(cache: Path, patches: Sequence[str], size: int, seed: int,
     table = verdicts.Table(VERDICTS)
     tools = tool_versions()
     day = time.strftime('%Y-%m-%d')
+    # Each patch's scopes and chosen (key, mutant)s, planned first: the
+    # schema kernel carries what every patch of the run has to judge.
+    plans = []
     for patch in patches or sorted(targets):
         lines_added, found = generate(repo, 'patched', commit_of[patch],
                                       texts[patch])
         touched = generate_touched(repo, 'patched', patch, pristine, owners)
         context = judging_context(repo, targets[patch], tools).digest()
-        results: List[Result] = []
+        scoped = []
         for scope, mutations in ((ADDED, found),
                                  (TOUCHED, list(touched.mutations))):
             if scope not in scopes:
@@ -944,10 +1080,37 @@ def run(cache: Path, patches: Sequence[str], size: int, seed: int,
                   f'({kept} kept in {VERDICTS.name}'
                   + (f', {gone} rows of changed mutants dropped' if gone
                      else '') + ')', flush=True)
+            scoped.append((scope, [(key_of[m], m) for m in chosen]))
+        plans.append((patch, lines_added, found, touched, scoped))
+    on_schema = None
+    if not separate:
+        todo = [m for patch, _, _, _, scoped in plans
+                for _, chosen in scoped for key, m in chosen
+                if equivalent_key(patch, m) not in equivalents and
+                (recheck or key not in table.rows or
+                 verdicts.spot_checked(key, day))]
+        if todo:
+            ids = schema_ids(todo)
+            built = schemata.build(cache, sorted((n, m) for m, n in
+                                                 ids.items()))
+            forms = {f: sum(p.form == f for p in built.where.values())
+                     for f in (schema.EXPRESSION, schema.STATEMENT,
+                               schema.SEPARATE)}
+            print(f'schema kernel: {len(ids)} mutants, {forms[schema.EXPRESSION]} '
+                  f'as expressions, {forms[schema.STATEMENT]} as statements, '
+                  f'{forms[schema.SEPARATE]} left to builds of their own; '
+                  f'built in {built.seconds:.0f} s ({built.passes} '
+                  'passes)', flush=True)
+            on_schema = SchemaJudge(cache, built, ids, expected)
+    disagree: Optional[List[str]] = [] if recheck else None
+    survived = 0
+    for patch, lines_added, found, touched, scoped in plans:
+        results: List[Result] = []
+        for scope, chosen in scoped:
             results += judge_patch(tree, cache, patch, targets[patch],
-                                   [(key_of[m], m) for m in chosen], table,
-                                   tree_id, equivalents, expected, scope,
-                                   day)
+                                   chosen, table, tree_id, equivalents,
+                                   expected, scope, day, on_schema,
+                                   disagree)
         survived += unexplained(results, explained)
         done = PatchRun(patch, lines_added, len(found), size, seed,
                         tuple(results), touched.definitions,
@@ -957,5 +1120,15 @@ def run(cache: Path, patches: Sequence[str], size: int, seed: int,
         path = patch_dir(patch) / 'run.json'
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(done.as_dict(), indent=1) + '\n')
+    if on_schema:
+        for why, count in sorted(on_schema.left.items()):
+            print(f'schema kernel: {count} judged by builds of their own: '
+                  f'{why}')
+    if disagree is not None:
+        print(f'recheck: {len(disagree)} verdicts differ from the kept '
+              'ones' + ''.join(f'\n  {d}' for d in disagree))
+        if disagree:
+            raise SeriesError(f'recheck: {len(disagree)} verdicts differ '
+                              'from the kept ones')
     print(write_report(targets))
     return survived

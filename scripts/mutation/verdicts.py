@@ -38,7 +38,8 @@ COLUMNS = ('key', 'patch', 'scope', 'mutant', 'verdict', 'killed_by',
 # What a row may hold: a verdict a boot or a build reached. An equivalent
 # mutant is a reviewed row of kunit/mutate-equivalent.tsv instead, and a
 # mutant that was not judged (a boot that said nothing) has no row.
-KEPT = ('killed', 'survived', 'no-build', 'warns', 'same-object')
+KEPT = ('killed', 'survived', 'not-covered', 'no-build', 'warns',
+        'same-object')
 NONE = '-'
 HEADER = '''\
 # make mutate's verdicts, one row per judged mutant (scripts/mutation/

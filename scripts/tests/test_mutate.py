@@ -216,7 +216,7 @@ class ReportTest(unittest.TestCase):
                                  mutate.KILLED, ('s.c',))]
         scores = [mutate.score('0018', 3, 9, results)]
         text = mutate.render(scores, results, targets)
-        self.assertIn('| 0018 | added | 3 | 9 | 2 | 0 | 0 | 1 | 1 | 0 | 50% |',
+        self.assertIn('| 0018 | added | 3 | 9 | 2 | 0 | 0 | 1 | 1 | 0 | 0 | 50% |',
                       text)
         self.assertIn('- 0018 (added) mm/page_alloc.c:5030 ror: `<` to `<=`; '
                       'suites vmalloc_bulk_free on ptc', text)
