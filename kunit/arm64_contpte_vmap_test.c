@@ -521,7 +521,7 @@ static void vunmap_part_of_contpte_block_test(struct kunit *test)
 	make_contpte_blocks(test, f->addr, f->addr + 4 * CONT_PTE_SIZE);
 	expect_contpte_blocks(test, f->addr, f->addr + 4 * CONT_PTE_SIZE, 4);
 
-	warn_watch_start(test, " at mm/vmalloc.c:", "__vunmap_range_noflush+");
+	warn_watch_start(test, " at mm/vmalloc.c:", "vunmap_");
 	vunmap_range(victim + PAGE_SIZE, victim + 2 * PAGE_SIZE);
 	console_watch_stop();
 
@@ -550,7 +550,7 @@ static void vunmap_from_inside_contpte_block_test(struct kunit *test)
 	make_contpte_blocks(test, f->addr, f->addr + 4 * CONT_PTE_SIZE);
 	expect_contpte_blocks(test, f->addr, f->addr + 4 * CONT_PTE_SIZE, 4);
 
-	warn_watch_start(test, " at mm/vmalloc.c:", "__vunmap_range_noflush+");
+	warn_watch_start(test, " at mm/vmalloc.c:", "vunmap_");
 	vunmap_range(victim + PAGE_SIZE, end);
 	console_watch_stop();
 
@@ -572,7 +572,7 @@ static void expect_partial_vunmap_warns(struct kunit *test,
 					unsigned long start, unsigned long size,
 					const char *leaf)
 {
-	warn_watch_start(test, " at mm/vmalloc.c:", "__vunmap_range_noflush+");
+	warn_watch_start(test, " at mm/vmalloc.c:", "vunmap_");
 	vunmap_range(start, start + PAGE_SIZE);
 	console_watch_stop();
 
@@ -669,7 +669,7 @@ static void vunmap_whole_pud_leaf_test(struct kunit *test)
 {
 	unsigned long start = pud_leaf_map(test);
 
-	warn_watch_start(test, " at mm/vmalloc.c:", "__vunmap_range_noflush+");
+	warn_watch_start(test, " at mm/vmalloc.c:", "vunmap_");
 	vunmap_range(start, start + PUD_SIZE);
 	console_watch_stop();
 

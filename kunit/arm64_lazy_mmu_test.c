@@ -191,19 +191,21 @@ static void nested_sections_test(struct kunit *test)
 }
 
 /*
- * A leave made in interrupt context does nothing, so a section left with
- * bottom halves disabled stays entered. It must not stay so past the next
- * section's leave: once that leave has run, a kernel write outside any
- * section (a fixmap written and used at once) gets its pair at once. A
- * nesting depth that the skipped leave never brought down would keep the
- * mode on, and the write's barriers pending, for good.
+ * A leave made in interrupt context does nothing, so the outermost leave
+ * of a section left with bottom halves disabled leaves the mode on: a
+ * kernel write right after it, in task context, still has its barriers
+ * deferred. This is upstream's behaviour in v6.16-v6.18 (the generic lazy
+ * MMU nesting series changes it later). The next section's leave ends the
+ * mode and issues the deferred pair, and a write after it gets its pair at
+ * once: a nesting depth that the skipped leave never brought down would
+ * keep the mode on, and the write's barriers pending, for good.
  */
-static void bh_disabled_leave_does_not_stick_test(struct kunit *test)
+static void bh_leave_stays_lazy_until_next_leave_test(struct kunit *test)
 {
 	struct live_pte k;
 	struct mm_recorder *rec;
-	unsigned int pairs;
-	bool in_bh;
+	unsigned int deferred, after_next_leave, pairs;
+	bool in_bh, lazy_after, pending_after;
 
 	live_pte_init(test, &k);
 	rec = mm_recorder_start(test, &init_mm);
@@ -213,14 +215,26 @@ static void bh_disabled_leave_does_not_stick_test(struct kunit *test)
 	in_bh = in_interrupt();
 	arch_leave_lazy_mmu_mode();
 	local_bh_enable();
+	lazy_after = in_lazy_mode();
+	live_pte_write(&k);
+	deferred = rec->nr_barriers;
+	pending_after = barriers_pending();
 	arch_enter_lazy_mmu_mode();
 	arch_leave_lazy_mmu_mode();
+	after_next_leave = rec->nr_barriers;
 
 	live_pte_write(&k);
 	pairs = rec->nr_barriers;
 	mm_recorder_stop(rec);
 	KUNIT_ASSERT_TRUE(test, in_bh);
-	KUNIT_EXPECT_EQ_MSG(test, pairs, 1,
+	KUNIT_EXPECT_TRUE_MSG(test, lazy_after,
+			      "the leave made with bottom halves disabled ended the mode");
+	KUNIT_EXPECT_EQ_MSG(test, deferred, 0,
+			    "a write after that leave was not deferred");
+	KUNIT_EXPECT_TRUE(test, pending_after);
+	KUNIT_EXPECT_EQ_MSG(test, after_next_leave, 1,
+			    "the next leave did not issue the deferred pair");
+	KUNIT_EXPECT_EQ_MSG(test, pairs, 2,
 			    "a kernel write after the last leave did not get its pair at once");
 	KUNIT_EXPECT_FALSE(test, in_lazy_mode());
 	KUNIT_EXPECT_FALSE(test, barriers_pending());
@@ -606,8 +620,7 @@ static void vmap_error_leaves_mode_test(struct kunit *test)
 	}
 	live_pte_init(test, &k);
 
-	warn_watch_start(test, " at mm/vmalloc.c:",
-			 "vmap_small_pages_range_noflush+");
+	warn_watch_start(test, " at mm/vmalloc.c:", "vmap_");
 	KUNIT_EXPECT_NULL(test, vmap(pages, ARRAY_SIZE(pages), VM_MAP,
 				     PAGE_KERNEL));
 	console_watch_stop();
@@ -682,7 +695,7 @@ static struct kunit_case arm64_lazy_mmu_cases[] = {
 	KUNIT_CASE(kernel_writes_one_pair_test),
 	KUNIT_CASE(empty_section_no_pair_test),
 	KUNIT_CASE(nested_sections_test),
-	KUNIT_CASE(bh_disabled_leave_does_not_stick_test),
+	KUNIT_CASE(bh_leave_stays_lazy_until_next_leave_test),
 	KUNIT_CASE(user_write_not_deferred_test),
 	KUNIT_CASE(irq_write_immediate_test),
 	KUNIT_CASE(softirq_write_immediate_test),

@@ -4,7 +4,7 @@
  * console tracepoint as mm/kfence/kfence_test.c sees its reports: a suite
  * registers the probe once (suite_init/suite_exit); a case watches for a
  * line of its own task that holds one or two texts, e.g. " at mm/vmalloc.c:"
- * and "__vunmap_range_noflush+" for a WARN of that file and function, and
+ * and "vunmap_" for a WARN of that file and function, and
  * reads the first such line. Lines of other tasks and other cases are never
  * kept.
  */
@@ -24,10 +24,12 @@ void console_watch_stop(void);
 const char *console_watch_line(void);
 
 /*
- * A WARN by the case's task from @at (" at mm/vmalloc.c:") in @function
- * ("__vunmap_range_noflush+", where the WARN_ON()s of inlined helpers
- * land): the two texts of its "WARNING: CPU: ... at FILE:LINE FUNC+OFF"
- * line.
+ * A WARN by the case's task from @at (" at mm/vmalloc.c:") in @function:
+ * the two texts of its "WARNING: CPU: ... at FILE:LINE FUNC+OFF" line.
+ * Whether the compiler inlines a helper changes FUNC (vunmap_pmd_range()
+ * is inlined into __vunmap_range_noflush() in one build and not in
+ * another), so @function is a text the helper's name and its callers'
+ * share ("vunmap_"), not one of them.
  */
 static inline void warn_watch_start(struct kunit *test, const char *at,
 				    const char *function)

@@ -636,9 +636,9 @@ static void exec_size_needs_large_folios_test(struct kunit *test)
 
 /*
  * The exec size is a readahead window like read-around's, under the same
- * guards: with readahead off, with MADV_RANDOM, or in a file whose faults
- * thrash the page cache, a fault in an executable mapping reads just the
- * faulting page, as one in a data mapping does.
+ * guards: with readahead off, or in a file whose faults thrash the page
+ * cache, a fault in an executable mapping reads just the faulting page, as
+ * one in a data mapping does.
  */
 struct readahead_guard {
 	const char *desc;
@@ -647,7 +647,6 @@ struct readahead_guard {
 
 static const struct readahead_guard readahead_guards[] = {
 	{ "readahead_off", READAHEAD_OFF },
-	{ "random_access", RANDOM_ACCESS },
 	{ "thrashing", THRASHING },
 };
 
@@ -669,6 +668,30 @@ static void exec_size_keeps_readahead_guards_test(struct kunit *test)
 	f = tuned_file(test, mnt, true, g->tuning);
 	page_cache_file_fault(test, f, 37);
 	expect_folios(test, f, &want, 1);
+}
+
+/*
+ * MADV_RANDOM stops read-around but not the exec size, which is meant for
+ * random access already (instruction fetch is): under it a fault in a data
+ * mapping reads just its page, and one in an executable mapping the exec
+ * size's naturally aligned folio, as without it.
+ */
+static void exec_size_under_madv_random_test(struct kunit *test)
+{
+	static const struct page_cache_folio page = { 37, 0 };
+	static const struct page_cache_folio block = { 32, ORDER_16_PAGES };
+	struct vfsmount *sys = file_enabled_begin(test);
+	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
+	struct page_cache_file *f;
+
+	KUNIT_ASSERT_GT(test, control_write(sys, ORDER_16_PAGES, "always+exec"),
+			0);
+	f = tuned_file(test, mnt, false, RANDOM_ACCESS);
+	page_cache_file_fault(test, f, 37);
+	expect_folios(test, f, &page, 1);
+	f = tuned_file(test, mnt, true, RANDOM_ACCESS);
+	page_cache_file_fault(test, f, 37);
+	expect_folios(test, f, &block, 1);
 }
 
 /*
@@ -856,6 +879,58 @@ static void read_around_keeps_to_allowed_sizes_test(struct kunit *test)
 }
 
 /*
+ * Readahead ramps its folios up two orders a window from the marker
+ * folio's; where file_enabled narrows the sizes, the ramp counts allowed
+ * orders, so that a sequential buffered read still reaches them: with 16
+ * pages allowed alone, or with 2 pages, the file is read in folios of 16
+ * pages; with no size allowed, in pages throughout.
+ */
+struct ramp_case {
+	const char *desc;
+	unsigned long allowed;	/* orders left always, the others never */
+	unsigned int want_order;
+};
+
+static const struct ramp_case ramp_cases[] = {
+	{ "16_pages_only", BIT(ORDER_16_PAGES), ORDER_16_PAGES },
+	{ "2_and_16_pages", BIT(1) | BIT(ORDER_16_PAGES), ORDER_16_PAGES },
+	{ "none", 0, 0 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ramp, ramp_cases, desc);
+
+static void sequential_read_reaches_allowed_sizes_test(struct kunit *test)
+{
+	const struct ramp_case *r = test->param_value;
+	struct vfsmount *sys = file_enabled_begin(test);
+	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
+	struct page_cache_file *f;
+	struct folio *folio;
+	unsigned int order;
+	pgoff_t index;
+
+	for (order = FILE_ORDER_MIN; order <= FILE_ORDER_MAX; order++)
+		KUNIT_ASSERT_GT(test, control_write(sys, order,
+				r->allowed & BIT(order) ? "always" : "never"),
+				0);
+	f = page_cache_file_create(test, mnt, FILE_PAGES, false, 0,
+				   MAX_PAGECACHE_ORDER, PAGE_SIZE);
+	page_cache_file_read(test, f);
+	for (index = 0; index < FILE_PAGES; index += 1UL << order) {
+		folio = filemap_get_folio(f->mapping, index);
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(folio),
+				       "page %lu was not read", index);
+		order = folio_order(folio);
+		folio_put(folio);
+		if (order != r->want_order) {
+			KUNIT_FAIL(test, "folio at %lu of order %u, not %u",
+				   index, order, r->want_order);
+			break;
+		}
+	}
+}
+
+/*
  * A mapping whose folios are at least 4 pages (a file system block larger
  * than a page) keeps that minimum when file_enabled allows none of its
  * sizes: read-around falls back to the minimum, never below it.
@@ -1004,6 +1079,7 @@ static struct kunit_case file_exec_readahead_cases[] = {
 	KUNIT_CASE(exec_size_ignores_data_mappings_test),
 	KUNIT_CASE(exec_window_below_readahead_minimum_test),
 	KUNIT_CASE(exec_size_needs_large_folios_test),
+	KUNIT_CASE(exec_size_under_madv_random_test),
 	KUNIT_CASE_PARAM(exec_size_keeps_readahead_guards_test,
 			 readahead_guard_gen_params),
 	KUNIT_CASE_PARAM(exec_window_kept_to_the_mapping_test,
@@ -1016,6 +1092,8 @@ static struct kunit_case file_exec_readahead_cases[] = {
 	KUNIT_CASE_PARAM(read_around_keeps_to_allowed_sizes_test,
 			 allowed_sizes_gen_params),
 	KUNIT_CASE(read_around_keeps_min_order_test),
+	KUNIT_CASE_PARAM(sequential_read_reaches_allowed_sizes_test,
+			 ramp_gen_params),
 	{}
 };
 

@@ -115,7 +115,7 @@ static void folio_alloc_gigantic_refuses_test(struct kunit *test)
 	struct folio *folio;
 
 	warn_watch_start(test, " at include/linux/gfp.h:",
-			 "folio_alloc_gigantic_refuses_test+");
+			 "folio_alloc_gigantic");
 	folio = folio_alloc_gigantic(c->order, c->gfp, numa_node_id(), NULL);
 	console_watch_stop();
 	KUNIT_EXPECT_STRNEQ_MSG(test, console_watch_line(), "",

@@ -6,6 +6,7 @@
 #include <linux/mman.h>
 #include <linux/pagemap.h>
 #include <linux/sizes.h>
+#include <linux/slab.h>
 #include <linux/uaccess.h>
 
 #include "page_cache_file.h"
@@ -101,6 +102,31 @@ void page_cache_file_advise(struct kunit *test, struct page_cache_file *f,
 {
 	KUNIT_ASSERT_EQ(test, do_madvise(current->mm, f->uaddr,
 					 f->map_pages << PAGE_SHIFT, advice), 0);
+}
+
+static void kvfree_action(void *buf)
+{
+	kvfree(buf);
+}
+
+void page_cache_file_read(struct kunit *test, struct page_cache_file *f)
+{
+	size_t chunk = (size_t)f->file->f_ra.ra_pages << PAGE_SHIFT;
+	loff_t pos = 0, end = (loff_t)f->nr_pages << PAGE_SHIFT;
+	ssize_t got;
+	void *buf;
+
+	KUNIT_ASSERT_GT(test, chunk, 0);
+	buf = kvmalloc(chunk, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, kvfree_action,
+							buf), 0);
+	while (pos < end) {
+		got = kernel_read(f->file, buf, min_t(loff_t, chunk, end - pos),
+				  &pos);
+		KUNIT_ASSERT_GT_MSG(test, got, 0, "read at byte %lld", pos);
+	}
+	kunit_release_action(test, kvfree_action, buf);
 }
 
 void page_cache_file_fault(struct kunit *test, struct page_cache_file *f,

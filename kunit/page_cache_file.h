@@ -57,6 +57,13 @@ struct page_cache_file *page_cache_file_map_part(struct kunit *test,
 void page_cache_file_advise(struct kunit *test, struct page_cache_file *f,
 			    int advice);
 
+/*
+ * Reads the whole file from its start with read(2)'s buffered path, one
+ * readahead window (the file's ra_pages) a call, as a sequential reader
+ * would.
+ */
+void page_cache_file_read(struct kunit *test, struct page_cache_file *f);
+
 /* Faults page @index of the file in through its mapping. */
 void page_cache_file_fault(struct kunit *test, struct page_cache_file *f,
 			   pgoff_t index);

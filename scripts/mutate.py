@@ -24,11 +24,12 @@ import hashlib
 import json
 import os
 import re
+import statistics
 import subprocess
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 import hunks
 import kunit_run
@@ -798,16 +799,40 @@ def judge_patch(tree: Tree, cache: Path, patch: str, target: Target,
                 scope: str = ADDED, day: str = '',
                 on_schema: Optional['SchemaJudge'] = None,
                 recheck: Optional[List[str]] = None) -> List[Result]:
-    """Each chosen (key, mutant)'s verdict: a committed one whose key
-    holds is kept, and judged again when the day's spot check picks it
-    (a disagreement stops the run); any other is judged and put in the
-    table as it is reached, so that a run cut short goes on where it
-    stopped. on_schema judges on the schema kernel what it can; recheck,
+    """Each chosen (key, mutant)'s verdict, in order (judged_items())."""
+    return list(judged_items(tree, cache, patch, target, chosen, table,
+                             tree_id, equivalents, expected, scope, day,
+                             on_schema, recheck).values())
+
+
+def judged_items(tree: Tree, cache: Path, patch: str, target: Target,
+                 chosen: Sequence[Tuple[str, mutate_gen.Mutation]],
+                 table: verdicts.Table, tree_id: str,
+                 equivalents: Dict[Tuple[str, str, str, str], str],
+                 expected: Optional[Dict[str, manifest.Expectation]] = None,
+                 scope: str = ADDED, day: str = '',
+                 on_schema: Optional['SchemaJudge'] = None,
+                 recheck: Optional[List[str]] = None,
+                 deferred: Optional[List[int]] = None,
+                 only: Optional[Set[int]] = None,
+                 timings: Optional[List[Tuple[str, float]]] = None
+                 ) -> Dict[int, Result]:
+    """Each chosen (key, mutant)'s verdict by its index (1 up): a
+    committed one whose key holds is kept, and judged again when the
+    day's spot check picks it (a disagreement stops the run); any other
+    is judged and put in the table as it is reached, so that a run cut
+    short goes on where it stopped. on_schema judges on the schema
+    kernel what it can; what it cannot is judged by a build of its own
+    at once, or, when deferred is given, its index goes there and it is
+    left out (a later call with only those indexes judges it). recheck,
     when given, judges every kept verdict again and collects each
-    disagreement there instead of stopping."""
+    disagreement there instead of stopping; timings, when given, gets
+    (how, seconds) of each mutant judged now."""
     day = day or time.strftime('%Y-%m-%d')
-    found: List[Result] = []
+    found: Dict[int, Result] = {}
     for i, (key, m) in enumerate(chosen, 1):
+        if only is not None and i not in only:
+            continue
         why = equivalents.get(equivalent_key(patch, m))
         row = table.rows.get(key)
         if why:
@@ -820,11 +845,17 @@ def judge_patch(tree: Tree, cache: Path, patch: str, target: Target,
             start = time.monotonic()
             r = on_schema(patch, i, m, target) if on_schema else None
             where = ', schema kernel' if r else ''
+            if r is None and on_schema and deferred is not None:
+                deferred.append(i)
+                continue
             if r is None:
                 r = judge(tree, patch, i, m, target, cache, tree_id,
                           equivalents, expected)
             r = replace(r, seconds=round(time.monotonic() - start, 1),
                         scope=scope)
+            if timings is not None and r.verdict != NOT_JUDGED:
+                timings.append(('schema' if where else 'separate',
+                                r.seconds))
             how = f' ({r.seconds:.0f} s{where})'
             if row and r.verdict != NOT_JUDGED and recheck is not None:
                 if not same_verdict(r.verdict, row.verdict):
@@ -846,7 +877,7 @@ def judge_patch(tree: Tree, cache: Path, patch: str, target: Target,
                 table.put(row_of(r, key, day))
         print(f'  {patch}-{i:03d} {m.file}:{m.line} {m.operator} '
               f'{m.what}: {r.verdict}{how}', flush=True)
-        found.append(r)
+        found[i] = r
     return found
 
 
@@ -950,6 +981,33 @@ class SchemaJudge:
         return Result(patch, m, SURVIVED, detail=(
             f'schema mutant {n}: every case of {", ".join(suites)} as '
             'the patched kernel\'s'))
+
+
+LAVA_WORKERS = (1, 4, 16)
+
+
+def cost_summary(timings: Sequence[Tuple[str, float]],
+                 build_seconds: float,
+                 workers: Sequence[int] = LAVA_WORKERS) -> str:
+    """What judging cost this run: the median seconds per mutant judged
+    (all, schema boots, builds of their own), and the run's time again
+    with its schema boots spread over N LAVA workers (the schema build
+    and the separate builds stay on one machine: each is a kernel
+    build)."""
+    def median(xs: Sequence[float]) -> str:
+        return f'{statistics.median(xs):.1f} s' if xs else '-'
+    boots = [t for how, t in timings if how == 'schema']
+    builds = [t for how, t in timings if how == 'separate']
+    lines = [f'cost: {len(timings)} mutants judged, median '
+             f'{median([t for _, t in timings])} each (schema boots: '
+             f'{len(boots)}, median {median(boots)}; builds of their own: '
+             f'{len(builds)}, median {median(builds)}); schema kernel '
+             f'built in {build_seconds:.0f} s']
+    for n in workers:
+        total = build_seconds + sum(builds) + sum(boots) / n
+        lines.append(f'cost: with {n} LAVA worker{"s" if n > 1 else ""} '
+                     f'this run takes {total / 60:.1f} min')
+    return '\n'.join(lines)
 
 
 def full_run_estimate(run: PatchRun) -> Optional[float]:
@@ -1084,33 +1142,59 @@ def run(cache: Path, patches: Sequence[str], size: int, seed: int,
         plans.append((patch, lines_added, found, touched, scoped))
     on_schema = None
     if not separate:
+        judgeable = [m for patch, _, _, _, scoped in plans
+                     for _, chosen in scoped for _, m in chosen
+                     if equivalent_key(patch, m) not in equivalents]
         todo = [m for patch, _, _, _, scoped in plans
                 for _, chosen in scoped for key, m in chosen
                 if equivalent_key(patch, m) not in equivalents and
                 (recheck or key not in table.rows or
                  verdicts.spot_checked(key, day))]
         if todo:
-            ids = schema_ids(todo)
+            # Ids over every mutant of the run, judged before or not: a
+            # resumed run writes the same schema, and make finds it built.
+            ids = schema_ids(judgeable)
             built = schemata.build(cache, sorted((n, m) for m, n in
                                                  ids.items()))
             forms = {f: sum(p.form == f for p in built.where.values())
                      for f in (schema.EXPRESSION, schema.STATEMENT,
                                schema.SEPARATE)}
-            print(f'schema kernel: {len(ids)} mutants, {forms[schema.EXPRESSION]} '
-                  f'as expressions, {forms[schema.STATEMENT]} as statements, '
+            print(f'schema kernel: {len(ids)} mutants, '
+                  f'{forms[schema.EXPRESSION]} as expressions, '
+                  f'{forms[schema.STATEMENT]} as statements, '
                   f'{forms[schema.SEPARATE]} left to builds of their own; '
                   f'built in {built.seconds:.0f} s ({built.passes} '
                   'passes)', flush=True)
             on_schema = SchemaJudge(cache, built, ids, expected)
     disagree: Optional[List[str]] = [] if recheck else None
+    timings: List[Tuple[str, float]] = []
+    # First every mutant the schema kernel judges, a boot each; then
+    # those it cannot, a build each, under the indexes they had.
+    judged: Dict[Tuple[str, str], Dict[int, Result]] = {}
+    later: Dict[Tuple[str, str], List[int]] = {}
+    for patch, _, _, _, scoped in plans:
+        for scope, chosen in scoped:
+            later[patch, scope] = []
+            judged[patch, scope] = judged_items(
+                tree, cache, patch, targets[patch], chosen, table, tree_id,
+                equivalents, expected, scope, day, on_schema, disagree,
+                later[patch, scope], timings=timings)
+    left = sum(len(v) for v in later.values())
+    if left:
+        print(f'separate builds: {left} mutants the schema kernel cannot '
+              'judge', flush=True)
+    for patch, _, _, _, scoped in plans:
+        for scope, chosen in scoped:
+            if later[patch, scope]:
+                judged[patch, scope].update(judged_items(
+                    tree, cache, patch, targets[patch], chosen, table,
+                    tree_id, equivalents, expected, scope, day, None,
+                    disagree, only=set(later[patch, scope]),
+                    timings=timings))
     survived = 0
     for patch, lines_added, found, touched, scoped in plans:
-        results: List[Result] = []
-        for scope, chosen in scoped:
-            results += judge_patch(tree, cache, patch, targets[patch],
-                                   chosen, table, tree_id, equivalents,
-                                   expected, scope, day, on_schema,
-                                   disagree)
+        results = [judged[patch, scope][i] for scope, _ in scoped
+                   for i in sorted(judged[patch, scope])]
         survived += unexplained(results, explained)
         done = PatchRun(patch, lines_added, len(found), size, seed,
                         tuple(results), touched.definitions,
@@ -1124,6 +1208,9 @@ def run(cache: Path, patches: Sequence[str], size: int, seed: int,
         for why, count in sorted(on_schema.left.items()):
             print(f'schema kernel: {count} judged by builds of their own: '
                   f'{why}')
+    if timings:
+        print(cost_summary(timings, on_schema.built.seconds if on_schema
+                           else 0.0))
     if disagree is not None:
         print(f'recheck: {len(disagree)} verdicts differ from the kept '
               'ones' + ''.join(f'\n  {d}' for d in disagree))

@@ -581,6 +581,35 @@ class KeptVerdictsTest(unittest.TestCase):
                          [mutate.EQUIVALENT, mutate.KILLED])
         self.assertEqual(self.calls, 0)
 
+    def test_deferred_mutants_wait_for_their_own_builds(self) -> None:
+        # The schema kernel takes the second mutant, not the first: the
+        # first pass judges only the second and defers the first under
+        # its index; the second pass (only) judges the first by a build.
+        def on_schema(patch, i, m, target):  # noqa: ANN001
+            return mutate.Result(patch, m, mutate.KILLED, ('s.c',)) \
+                if i == 2 else None
+        table = mutate.verdicts.Table(self.table)
+        chosen = list(zip(('a' * 24, 'b' * 24), self.chosen))
+        later: list = []
+        timings: list = []
+        with mock.patch.object(mutate, 'judge', side_effect=lambda *a, **k:
+                               mutate.Result('0018', a[3],
+                                             mutate.SURVIVED)) as j:
+            first = mutate.judged_items(
+                Tree('mutant', Path('/x')), Path('/c'), '0018', self.TARGET,
+                chosen, table, 't1', {}, day='2026-12-06',
+                on_schema=on_schema, deferred=later, timings=timings)
+            self.assertEqual((list(first), later, j.call_count),
+                             ([2], [1], 0))
+            second = mutate.judged_items(
+                Tree('mutant', Path('/x')), Path('/c'), '0018', self.TARGET,
+                chosen, table, 't1', {}, day='2026-12-06', only={1},
+                timings=timings)
+        self.assertEqual({i: r.verdict for i, r in second.items()},
+                         {1: mutate.SURVIVED})
+        self.assertEqual([how for how, _ in timings], ['schema', 'separate'])
+        self.assertEqual(len(mutate.verdicts.load(self.table)), 2)
+
     def test_the_report_covers_every_patch_run_so_far(self) -> None:
         for patch, verdicts, sample in (('0018', (mutate.KILLED,
                                                   mutate.SURVIVED), 0),
@@ -615,6 +644,24 @@ class KeptVerdictsTest(unittest.TestCase):
                          [False, True, False])
         self.assertEqual([p['full_run_seconds'] for p in data['patches']],
                          [60.0, 1200.0])
+
+
+class CostSummaryTest(unittest.TestCase):
+    def test_medians_and_workers(self) -> None:
+        text = mutate.cost_summary([('schema', 2.0), ('schema', 4.0),
+                                    ('schema', 60.0), ('separate', 30.0)],
+                                   120.0, workers=(1, 2))
+        self.assertEqual(text.splitlines(), [
+            'cost: 4 mutants judged, median 17.0 s each (schema boots: 3, '
+            'median 4.0 s; builds of their own: 1, median 30.0 s); schema '
+            'kernel built in 120 s',
+            # 120 + 30 + 66 / n seconds
+            'cost: with 1 LAVA worker this run takes 3.6 min',
+            'cost: with 2 LAVA workers this run takes 3.0 min'])
+
+    def test_no_build_of_its_own(self) -> None:
+        self.assertIn('builds of their own: 0, median -',
+                      mutate.cost_summary([('schema', 2.0)], 0.0))
 
 
 class BlameTest(unittest.TestCase):
