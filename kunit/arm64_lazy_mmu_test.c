@@ -231,7 +231,8 @@ static void bh_leave_stays_lazy_until_next_leave_test(struct kunit *test)
 			      "the leave made with bottom halves disabled ended the mode");
 	KUNIT_EXPECT_EQ_MSG(test, deferred, 0,
 			    "a write after that leave was not deferred");
-	KUNIT_EXPECT_TRUE(test, pending_after);
+	KUNIT_EXPECT_TRUE_MSG(test, pending_after,
+			      "a write after that leave was not deferred");
 	KUNIT_EXPECT_EQ_MSG(test, after_next_leave, 1,
 			    "the next leave did not issue the deferred pair");
 	KUNIT_EXPECT_EQ_MSG(test, pairs, 2,

@@ -96,13 +96,14 @@ class Cell:
 
 
 def command_line(lane: str, qemu: QemuConfig,
-                 glob: Optional[str] = None) -> str:
+                 glob: Optional[str] = None, extra: Sequence[str] = ()
+                 ) -> str:
     """kunit.py's kernel command line for a lane (kunit_kernel.py: its
     arguments, the filters, kunit.enable=1, then the config's line and
     kunit_shutdown), with kunit_shutdown=halt: LAVA ends the job when the
     last monitor has matched, and a rebooting guest would start again."""
     known = kunit_run.LANES[lane]
-    args = list(known.kernel_args)
+    args = list(known.kernel_args) + list(extra)
     if glob or known.filter:
         args.append(f'kunit.filter_glob={glob or known.filter}')
     if known.attributes:
@@ -126,15 +127,18 @@ def suites_of(cases: Sequence[str]) -> Tuple[str, ...]:
 
 def cell(tree: Tree, lane: str,
          expected: Dict[str, manifest.Expectation],
-         glob: Optional[str] = None, minutes: int = 0) -> Cell:
+         glob: Optional[str] = None, minutes: int = 0,
+         extra: Sequence[str] = ()) -> Cell:
     """A cell; glob narrows the suites the kernel runs (a mutant's),
-    minutes the boot's timeout (default BOOT_MINUTES)."""
+    minutes the boot's timeout (default BOOT_MINUTES), extra goes after
+    the lane's kernel arguments (a schema kernel's mm_mutant=N)."""
     known = kunit_run.LANES[lane]
     qemu = load_qemu_config(known.qemu_config)
     build = tree.path / kunit_run.build_dir_name(lane)
     cases = tuple(c for c in expected if kunit_run.in_scope(lane, c))
     return Cell(tree.name, lane, build / qemu.kernel_path, build / '.config',
-                qemu, command_line(lane, qemu, glob), suites_of(cases), cases,
+                qemu, command_line(lane, qemu, glob, extra),
+                suites_of(cases), cases,
                 minutes or BOOT_MINUTES)
 
 
@@ -434,6 +438,46 @@ def write_cell(c: Cell, out: Path = OUT, url_base: str = '',
     return d
 
 
+def write_artifact(c: Cell, out: Path, url_base: str = '') -> Path:
+    """One kernel that many jobs boot (make mutate's schema kernel, each
+    job with its own mm_mutant=N): the kernel, its .config and a qemu
+    device for lava-run, in out/<tree>-<lane>/, each job then written
+    into its jobs/ by write_job(). An artifact of the same kernel image
+    is kept, with the jobs written so far."""
+    if not c.kernel.exists():
+        raise SeriesError(f'{c.tree} tree, lane {c.lane}: no kernel at '
+                          f'{c.kernel}')
+    d = cell_dir(c, out)
+    image = d / c.kernel.name
+    if image.exists() and image.read_bytes() == c.kernel.read_bytes():
+        return d
+    tmp = d.with_name(f'.{d.name}.tmp')
+    shutil.rmtree(tmp, ignore_errors=True)
+    (tmp / 'jobs').mkdir(parents=True)
+    shutil.copyfile(c.kernel, tmp / c.kernel.name)
+    if c.config.exists():
+        shutil.copyfile(c.config, tmp / 'config')
+    (tmp / 'device.yaml').write_text(dump(qemu_device(c)))
+    (tmp / 'url').write_text(url_base.rstrip('/') + f'/{d.name}\n'
+                             if url_base else f'file://{d.resolve()}\n')
+    shutil.rmtree(d, ignore_errors=True)
+    tmp.replace(d)
+    return d
+
+
+def write_job(d: Path, name: str, c: Cell) -> Path:
+    """The job of cell c (its command line and filter) that boots the
+    artifact d's kernel, as d/jobs/<name>.yaml."""
+    base = (d / 'url').read_text().strip()
+    job = qemu_job(c, f'{base}/{c.kernel.name}')
+    job['job_name'] = f'arm64-mm-series {c.tree} {c.lane} {name}'
+    path = d / 'jobs' / f'{name}.yaml'
+    tmp = path.with_suffix('.tmp')
+    tmp.write_text(dump(job))
+    tmp.replace(path)
+    return path
+
+
 def column_of(c: Cell) -> str:
     """The matrix column of the cell (mmseries.column_name)."""
     return c.tree if c.lane == manifest.MAIN_LANE else f'{c.tree}+{c.lane}'
@@ -441,11 +485,13 @@ def column_of(c: Cell) -> str:
 
 # -- running a job here -----------------------------------------------------
 
-def lava_run(d: Path, job_id: int, timeout_s: int = JOB_MINUTES * 60
-             ) -> Tuple[Path, float]:
-    """lava-run the cell's qemu job (as root, no server), keeping its log
-    (job.log) in run/; (run dir, seconds)."""
+def lava_run(d: Path, job_id: int, timeout_s: int = JOB_MINUTES * 60,
+             job: Optional[Path] = None) -> Tuple[Path, float]:
+    """lava-run the cell's qemu job (as root, no server), or the given
+    job of the artifact d, keeping its log (job.log) in run/; (run dir,
+    seconds)."""
     import time
+    job = job or d / 'job.yaml'
     run = d / 'run'
     shutil.rmtree(run, ignore_errors=True)
     run.mkdir()
@@ -454,7 +500,7 @@ def lava_run(d: Path, job_id: int, timeout_s: int = JOB_MINUTES * 60
         proc = subprocess.run(
             ['lava-run', '--job-id', str(job_id), '--output-dir',
              str(run / 'output'), '--device', str(d / 'device.yaml'),
-             str(d / 'job.yaml')], capture_output=True, text=True,
+             str(job)], capture_output=True, text=True,
             timeout=timeout_s, check=False)
         log = proc.stdout + proc.stderr
     except subprocess.TimeoutExpired as e:

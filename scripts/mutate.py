@@ -588,16 +588,13 @@ def lane_built(tree: Tree, lane: str, cache: Path) -> None:
                        f'the patched tree does not build on lane {lane}')
 
 
-def judge(tree: Tree, patch: str, index: int, m: mutate_gen.Mutation,
-          target: Target, cache: Path, tree_id: str,
-          equivalents: Dict[Tuple[str, str, str, str], str],
-          expected: Optional[Dict[str, manifest.Expectation]] = None) -> Result:
-    """One mutant's verdict; expected is the manifest the trees were
-    prepared with (read once per run: one edited while a run goes on
-    names cases its kernels do not have, which would count as kills)."""
-    why = equivalents.get(equivalent_key(patch, m))
-    if why:
-        return Result(patch, m, EQUIVALENT, detail=why)
+def prechecked(tree: Tree, patch: str, index: int, m: mutate_gen.Mutation,
+               target: Target, cache: Path, tree_id: str
+               ) -> Tuple[Optional[Result], mutants.Mutant]:
+    """The mutant written out as a patch, and its verdict when the
+    mutated object alone decides it (does not build, warns, or is the
+    patched object: a .c file's object compared, a header's line the
+    lane preprocesses away), else None: it must be booted."""
     out = project.RESULTS / 'mutate' / patch
     out.mkdir(parents=True, exist_ok=True)
     file = out / f'{index:03d}.patch'
@@ -619,8 +616,24 @@ def judge(tree: Tree, patch: str, index: int, m: mutate_gen.Mutation,
             verdict, said = precheck(tree, m, target.lane, cache, patched)
         finally:
             mutants.reset(tree.path)
-    if verdict:
-        return Result(patch, m, verdict, detail=said)
+    return (Result(patch, m, verdict, detail=said) if verdict else None,
+            mutant)
+
+
+def judge(tree: Tree, patch: str, index: int, m: mutate_gen.Mutation,
+          target: Target, cache: Path, tree_id: str,
+          equivalents: Dict[Tuple[str, str, str, str], str],
+          expected: Optional[Dict[str, manifest.Expectation]] = None) -> Result:
+    """One mutant's verdict; expected is the manifest the trees were
+    prepared with (read once per run: one edited while a run goes on
+    names cases its kernels do not have, which would count as kills)."""
+    why = equivalents.get(equivalent_key(patch, m))
+    if why:
+        return Result(patch, m, EQUIVALENT, detail=why)
+    decided, mutant = prechecked(tree, patch, index, m, target, cache,
+                                 tree_id)
+    if decided:
+        return decided
     if expected is None:
         expected = manifest.load(project.MANIFEST)
     try:
@@ -649,9 +662,10 @@ def judge(tree: Tree, patch: str, index: int, m: mutate_gen.Mutation,
 
 # Bumped when the way a verdict is reached changes, so that kept verdicts
 # of the old way are judged again.
-JUDGE_VERSION = ('5: a case that never reported did not pass; '
+JUDGE_VERSION = ('6: a case that never reported did not pass; '
                  'an object like the patched one is not run, nor a header '
-                 'line the lane preprocesses away; a kill names the '
+                 'line the lane preprocesses away, and a schema survivor '
+                 'or uncovered mutant is checked so too; a kill names the '
                  'assertions that failed')
 
 
@@ -848,6 +862,9 @@ def judged_items(tree: Tree, cache: Path, patch: str, target: Target,
             if r is None and on_schema and deferred is not None:
                 deferred.append(i)
                 continue
+            if r is not None and r.verdict in (SURVIVED, NOT_COVERED):
+                r = object_confirmed(tree, cache, patch, i, m, target,
+                                     tree_id, r)
             if r is None:
                 r = judge(tree, patch, i, m, target, cache, tree_id,
                           equivalents, expected)
@@ -879,6 +896,23 @@ def judged_items(tree: Tree, cache: Path, patch: str, target: Target,
               f'{m.what}: {r.verdict}{how}', flush=True)
         found[i] = r
     return found
+
+
+def object_confirmed(tree: Tree, cache: Path, patch: str, index: int,
+                     m: mutate_gen.Mutation, target: Target, tree_id: str,
+                     on_schema: Result) -> Result:
+    """A schema kernel's survivor or uncovered mutant, checked as a build
+    of its own checks it before booting: a mutant the lane compiles to
+    the patched object (a VM_WARN_ON() without CONFIG_DEBUG_VM, a line of
+    a branch the configuration drops) is not reached, or survives, only
+    because its guard was compiled in where its text is not; its verdict
+    is the separate build's (same object, or warns), else the schema's."""
+    decided, _ = prechecked(tree, patch, index, m, target, cache, tree_id)
+    if decided is None:
+        return on_schema
+    said = on_schema.verdict.replace('-', ' ')
+    return replace(decided, detail=f'{decided.detail} ({said} on the '
+                   'schema kernel)')
 
 
 def schema_ids(todo: Sequence[mutate_gen.Mutation]

@@ -15,6 +15,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 import kunit_run
 import manifest
+import mutants
 import mutate_gen
 import project
 import trees
@@ -135,9 +136,12 @@ def boot(built: Built, cache: Path, lane: str, n: int,
     if glob:
         cmd.append(glob)
     start = time.monotonic()
-    final = kunit_run.execute(built.tree, f'schema kernel, mutant {n}, '
-                              f'lane {lane}', run_name, cmd, cache,
-                              build_dir, boot_s=BOOT_S, stall_s=STALL_S)
+    if mutants.BOOT_WITH_LAVA:
+        final = lava_boot(built, lane, n, glob, run_name)
+    else:
+        final = kunit_run.execute(built.tree, f'schema kernel, mutant {n}, '
+                                  f'lane {lane}', run_name, cmd, cache,
+                                  build_dir, boot_s=BOOT_S, stall_s=STALL_S)
     outcomes, _ = kunit_run.outcomes_of(final, built.tree.path, build_dir)
     log = final / 'test.log'
     said = reach.parse(log.read_text(errors='replace')) if log.exists() \
@@ -148,6 +152,29 @@ def boot(built: Built, cache: Path, lane: str, n: int,
         raise SeriesError(f'mutant {n}: the schema kernel did not say it '
                           f'ran mutant {n} (said {said.mutant})')
     return Boot(outcomes, said, final, time.monotonic() - start)
+
+
+# make mutate LAVA=1: the schema kernel is one artifact, and each boot a
+# job of it with its own mm_mutant=N (build/lava/schema/<tree>-<lane>/jobs/),
+# run here by lava-run; a lab takes the same files (make lava-submit).
+LAVA_OUT = project.RESULTS / 'lava' / 'schema'
+
+
+def lava_boot(built: Built, lane: str, n: int, glob: Optional[str],
+              run_name: str) -> Path:
+    """Mutant n's boot as a LAVA job of the schema kernel; the run
+    directory of its console (a crash or a hang ends the job, and is
+    judged as in a kunit.py run)."""
+    import lava
+    c = lava.cell(built.tree, lane, manifest.load(project.MANIFEST), glob,
+                  mutants.LAVA_MINUTES, extra=(f'mm_mutant={n}',))
+    d = lava.write_artifact(c, LAVA_OUT)
+    job = lava.write_job(d, f'mutant-{n}' + (
+        '-' + re.sub(r'[^\w-]', '_', glob) if glob else ''), c)
+    run, _ = lava.lava_run(d, n + 1, (2 * mutants.LAVA_MINUTES + 10) * 60,
+                           job)
+    return lava.results_dir(built.tree, run, run_name,
+                            failed_job_counts=True)
 
 
 def id0_rows(outcomes: Dict[str, str], lane: str,

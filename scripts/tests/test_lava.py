@@ -239,3 +239,61 @@ class MutantBootTest(unittest.TestCase):
         self.assertIn('kunit.filter_glob=arm64_lazy_mmu ', c.command_line)
         self.assertEqual(c.minutes, mutants.LAVA_MINUTES)
         self.assertTrue(results.call_args[1]['failed_job_counts'])
+
+    def test_schema_mutants_are_jobs_of_one_kernel(self) -> None:
+        # One artifact holds the schema kernel; each boot is a job of it
+        # that differs in its mm_mutant= and its suite filter alone, and
+        # the image is copied once, not per job.
+        expected = manifest.load(project.MANIFEST)
+        with tempfile.TemporaryDirectory() as tmp:
+            tree = fake_tree(Path(tmp), 'schema')
+            image = tree.path / kunit_run.build_dir_name('main') / \
+                'arch/arm64/boot/Image.gz'
+            image.parent.mkdir(parents=True)
+            image.write_bytes(b'kernel')
+            out = Path(tmp) / 'out'
+            jobs = []
+            for n, suite in ((7, 'arm64_lazy_mmu'), (9, 'vmalloc_pages')):
+                c = lava.cell(tree, 'main', expected, suite, 5,
+                              extra=(f'mm_mutant={n}',))
+                d = lava.write_artifact(c, out)
+                (d / 'marker').write_text('kept')
+                jobs.append(json.loads(lava.write_job(
+                    d, f'mutant-{n}', c).read_text()))
+            self.assertEqual((d / 'marker').read_text(), 'kept')
+            self.assertEqual(sorted(p.name for p in (d / 'jobs').iterdir()),
+                             ['mutant-7.yaml', 'mutant-9.yaml'])
+            images = [j['actions'][0]['deploy']['images']['kernel']
+                      for j in jobs]
+            self.assertEqual({i['url'] for i in images},
+                             {f'file://{d.resolve()}/Image.gz'})
+            self.assertIn('mm_mutant=7 ', images[0]['image_arg'])
+            self.assertIn('kunit.filter_glob=arm64_lazy_mmu ',
+                          images[0]['image_arg'])
+            self.assertIn('mm_mutant=9 ', images[1]['image_arg'])
+            image.write_bytes(b'another kernel')
+            d = lava.write_artifact(c, out)
+            self.assertFalse((d / 'marker').exists())
+            self.assertEqual((d / 'Image.gz').read_bytes(), b'another kernel')
+
+    def test_a_schema_boot_with_lava_is_a_job(self) -> None:
+        import mutants
+        from mutation import reach, schemata
+        with tempfile.TemporaryDirectory() as tmp:
+            tree = fake_tree(Path(tmp), 'schema')
+            built = schemata.Built(tree, {}, 12, 1.0, 1)
+            final = Path(tmp) / 'final'
+            final.mkdir()
+            (final / 'test.log').write_text('mm_mutant: mutant 5 of 12\n')
+            with mock.patch.object(mutants, 'BOOT_WITH_LAVA', True), \
+                    mock.patch.object(schemata, 'lava_boot',
+                                      return_value=final) as boot, \
+                    mock.patch.object(kunit_run, 'execute') as execute, \
+                    mock.patch.object(kunit_run, 'outcomes_of',
+                                      return_value=({'s.a': 'pass'}, {})), \
+                    mock.patch.object(reach, 'parse',
+                                      return_value=reach.Reach(mutant=5)):
+                b = schemata.boot(built, Path(tmp), 'main', 5, 's', 'x')
+        execute.assert_not_called()
+        self.assertEqual(boot.call_args[0][1:4], ('main', 5, 's'))
+        self.assertEqual(b.outcomes, {'s.a': 'pass'})

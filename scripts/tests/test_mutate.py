@@ -610,6 +610,39 @@ class KeptVerdictsTest(unittest.TestCase):
         self.assertEqual([how for how, _ in timings], ['schema', 'separate'])
         self.assertEqual(len(mutate.verdicts.load(self.table)), 2)
 
+    def test_a_schema_survivor_compiled_like_patched_is_same_object(
+            self) -> None:
+        # 0003-010's VM_WARN_ON() is compiled out without DEBUG_VM: no
+        # case reaches its guard, and a build of its own finds the
+        # patched object. Only survivors and uncovered mutants are
+        # checked; a kill stands as the schema kernel found it.
+        schema_says = {1: mutate.NOT_COVERED, 2: mutate.SURVIVED,
+                       3: mutate.KILLED}
+
+        def on_schema(patch, i, m, target):  # noqa: ANN001
+            return mutate.Result(patch, m, schema_says[i])
+
+        def prechecked(tree, patch, i, m, *rest):  # noqa: ANN001
+            checked.append(i)
+            return (mutate.Result(patch, m, mutate.SAME_OBJECT,
+                                  detail='compiles to the patched object')
+                    if i == 1 else None), None
+        checked: list = []
+        table = mutate.verdicts.Table(self.table)
+        chosen = list(zip(('a' * 24, 'b' * 24, 'c' * 24),
+                          self.chosen + [mutation('mm/a.c', 3)]))
+        with mock.patch.object(mutate, 'prechecked', side_effect=prechecked):
+            got = mutate.judged_items(
+                Tree('mutant', Path('/x')), Path('/c'), '0018', self.TARGET,
+                chosen, table, 't1', {}, day='2026-12-06',
+                on_schema=on_schema)
+        self.assertEqual({i: r.verdict for i, r in got.items()},
+                         {1: mutate.SAME_OBJECT, 2: mutate.SURVIVED,
+                          3: mutate.KILLED})
+        self.assertEqual(checked, [1, 2])
+        self.assertEqual(got[1].detail, 'compiles to the patched object '
+                         '(not covered on the schema kernel)')
+
     def test_the_report_covers_every_patch_run_so_far(self) -> None:
         for patch, verdicts, sample in (('0018', (mutate.KILLED,
                                                   mutate.SURVIVED), 0),
