@@ -21,6 +21,8 @@
 #   make granules both trees on 4K, 16K, 64K pages and without THP
 #   make sanitize the patched tree under KASAN, lockdep, kmemleak & co.
 #   make cross    every prefix for x86_64 and riscv64; suites on x86_64
+#   make stable   the series on the newest linux-source-6.12 of the archive
+#                 (VERSION=..., LANES=main,16k); on demand, never make test
 #   make lava     every cell as a LAVA job (LANES=a,b URL=... BOARD=type)
 #   make lava-run the qemu jobs here with lava-run (LANES=main,ptc,16k)
 #   make lava-submit LAB=identity / make lava-collect LAB=identity
@@ -32,7 +34,7 @@ CLOCK ?= both
 
 .PHONY: report test verify unit trees deps bench mutants mutate walk \
 	sanitize cross granules hunks clean lava lava-run lava-submit \
-	lava-collect
+	lava-collect stable
 
 test verify unit trees deps sanitize cross granules hunks:
 	@$(TOOL) $@
@@ -49,6 +51,10 @@ mutate:
 		$(if $(SAMPLE),--sample=$(SAMPLE)) $(if $(SEED),--seed=$(SEED)) \
 		$(if $(SCOPE),--scope=$(SCOPE)) $(if $(LAVA),--lava) \
 		$(if $(SEPARATE),--separate) $(if $(RECHECK),--recheck)
+
+stable:
+	@$(TOOL) stable $(if $(VERSION),--version=$(VERSION)) \
+		$(if $(LANES),--lanes=$(LANES))
 
 lava:
 	@$(TOOL) lava $(if $(LANES),--lanes=$(LANES)) $(if $(URL),--url=$(URL)) \

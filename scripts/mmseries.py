@@ -34,6 +34,7 @@ import project
 import sanitizers
 import seed_rows
 import series
+import stable
 import trees
 import tcg_counts
 import verify
@@ -405,6 +406,15 @@ def cmd_granules(_: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
+def cmd_stable(args: argparse.Namespace) -> int:
+    lanes = lava_lanes(args.lanes or 'main')
+    with project.build_lock(project.CACHE):
+        packages.ensure()
+        packages.ensure(packages.STABLE)
+        base_source.import_base(project.CACHE)
+        return stable.run(project.CACHE, args.version or '', lanes)
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     print(f'base kernel: Debian {project.BASE_PACKAGE} '
           f'{project.BASE_VERSION} (tarball sha256 '
@@ -650,6 +660,9 @@ COMMANDS: Dict[str, Tuple[Callable[[argparse.Namespace], int], str]] = {
                                        'their logs, print the matrix'),
     'sanitize': (cmd_sanitize, "the patched tree's suites under KASAN, "
                                'lockdep, kmemleak and co.'),
+    'stable': (cmd_stable, 'the series on the newest linux-source-6.12 '
+                           'the archive offers: per patch, and the matrix '
+                           'against the pinned base\'s'),
     'cross': (cmd_cross, 'every prefix built for x86_64 and riscv64; '
                          'generic suites on x86_64 QEMU'),
     'walk': (cmd_walk, 'build and run the suites at every prefix of the '
@@ -733,6 +746,11 @@ def make_parser() -> argparse.ArgumentParser:
                                help='the lavacli identity of the lab')
     sub['lava-submit'].add_argument('--board', action='store_true',
                                     help='submit board.yaml, not job.yaml')
+    sub['stable'].add_argument('--version', default='',
+                               help='a version of the archive (default: '
+                                    'the newest)')
+    sub['stable'].add_argument('--lanes', default=None,
+                               help='comma-separated lanes (default main)')
     sub['walk'].add_argument('--bench', default=None,
                              help='kunit.py filter of benchmark suites, '
                                   'e.g. mm_bench_vmalloc')

@@ -20,6 +20,9 @@ REQUIRED = (
 # LAVA's dispatcher, to run the jobs of make lava here (lava-run), and its
 # command-line client, to submit them to a lab.
 LAVA = ('lava-dispatcher', 'lavacli')
+# make stable applies the series with patch(1), which reports offsets and
+# fuzz where git am only refuses.
+STABLE = ('patch',)
 # Only the benchmark chart needs it; without it the report says so.
 OPTIONAL = ('python3-matplotlib',)
 
