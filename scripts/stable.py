@@ -201,19 +201,8 @@ def import_version(cache: Path, deb: Path, version: str) -> str:
         src = tmp / 'src'
         src.mkdir()
         print(f'extracting {deb.name}', flush=True)
-        dpkg = subprocess.Popen(['dpkg-deb', '--fsys-tarfile', str(deb)],
-                                stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL)
         tarball = tmp / 'linux.tar.xz'
-        with open(tarball, 'wb') as f:
-            tar = subprocess.run(['tar', '-xO', project.BASE_TARBALL_MEMBER],
-                                 stdin=dpkg.stdout, stdout=f,
-                                 stderr=subprocess.PIPE, check=False)
-        assert dpkg.stdout is not None
-        dpkg.stdout.close()
-        if dpkg.wait() or tar.returncode:
-            raise SeriesError(f'cannot extract {project.BASE_TARBALL_MEMBER} '
-                              f'from {deb.name}')
+        base_source.extract_tarball(deb, tarball, sha256='')
         project.run(['tar', '-xJf', str(tarball), '-C', str(src)],
                     'extracting the kernel tarball')
         tarball.unlink()
