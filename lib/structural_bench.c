@@ -9,7 +9,8 @@
  * - dsb/isb pairs the calling task issues for the kernel page-table
  *   writes of one vmalloc() of p pages (counted through the arm64 seam);
  * - kswapd wakeups one vmalloc() of 4M makes on fragmented memory, and
- *   the reclaim and compaction work they set off (full profile only).
+ *   the reclaim and compaction work they set off, without and with clean
+ *   page cache to reclaim (full profile only).
  *
  * TCG does not model TLB or barrier cost, so these counts are what shows
  * the effect of contpte and lazy MMU mode under QEMU; the counts are
@@ -18,13 +19,16 @@
 #include <linux/delay.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
+#include <linux/pagemap.h>
 #include <linux/sizes.h>
 #include <linux/vmalloc.h>
 #include <linux/vmstat.h>
 #include <trace/events/vmscan.h>
 
+#include "../series-kunit/kern_mount_fixture.h"
 #include "../series-kunit/kernel_map.h"
 #include "../series-kunit/mm_recorder.h"
+#include "../series-kunit/page_cache_file.h"
 #include "../series-kunit/vm_area_fixture.h"
 #include "mm_bench.h"
 
@@ -148,6 +152,13 @@ static void kswapd_wakeup_probe(void *data, int nid, int zid, int order,
 	w->highest_order = max(w->highest_order, order);
 }
 
+/* The vm events one vmalloc(SZ_4M) on fragmented memory sets off. */
+struct kswapd_run {
+	unsigned int wakeups;
+	int highest_order;
+	unsigned long scanned, reclaimed, kcompactd_wakeups;
+};
+
 /*
  * 0019 keeps __GFP_KSWAPD_RECLAIM in its large-order attempts, as upstream
  * does: on memory with no large free block, each attempt fails its fast
@@ -155,14 +166,12 @@ static void kswapd_wakeup_probe(void *data, int nid, int zid, int order,
  * the order-0 bulk path of 6.12 wakes none while memory is above the
  * watermarks. Counted per vmalloc() of 4M: the wakeups the task made (the
  * tracepoint fires only when kswapd is asleep and the node unbalanced for
- * the order), the highest order, and the pages kswapd then scanned and
- * kcompactd's wakeups over the next second. Fragmenting all free memory
- * takes seconds under TCG: the full profile only.
+ * the order), the highest order, and what kswapd and kcompactd did over
+ * the next second. Fragmenting all free memory takes seconds under TCG:
+ * the full profile only.
  */
-static void kswapd_wakeups_bench(struct kunit *test)
+static void kswapd_run(struct kunit *test, struct kswapd_run *run)
 {
-	struct mm_bench bench = { .suite = "structural",
-				  .name = "kswapd_wakeups_per_vmalloc" };
 	struct kswapd_wakeups w = { .task = current, .highest_order = -1 };
 	unsigned long *before, *after;
 	LIST_HEAD(held);
@@ -189,16 +198,76 @@ static void kswapd_wakeups_bench(struct kunit *test)
 	free_held(&held);
 	KUNIT_ASSERT_NOT_NULL(test, addr);
 
-	strscpy(bench.params, "size=4M fragmented", sizeof(bench.params));
-	mm_bench_count(test, &bench, "wakeups", w.total);
+	run->wakeups = w.total;
+	run->highest_order = w.highest_order;
+	run->scanned = after[PGSCAN_KSWAPD] - before[PGSCAN_KSWAPD];
+	run->reclaimed = after[PGSTEAL_KSWAPD] - before[PGSTEAL_KSWAPD];
+	run->kcompactd_wakeups = after[KCOMPACTD_WAKE] - before[KCOMPACTD_WAKE];
+}
+
+static void kswapd_report(struct kunit *test, const char *params,
+			  const struct kswapd_run *run)
+{
+	struct mm_bench bench = { .suite = "structural" };
+
+	strscpy(bench.params, params, sizeof(bench.params));
+	bench.name = "kswapd_wakeups_per_vmalloc";
+	mm_bench_count(test, &bench, "wakeups", run->wakeups);
 	bench.name = "kswapd_highest_order_per_vmalloc";
-	mm_bench_count(test, &bench, "order", w.highest_order + 1);
+	mm_bench_count(test, &bench, "order", run->highest_order + 1);
 	bench.name = "kswapd_pages_scanned_after_vmalloc";
-	mm_bench_count(test, &bench, "pages",
-		       after[PGSCAN_KSWAPD] - before[PGSCAN_KSWAPD]);
+	mm_bench_count(test, &bench, "pages", run->scanned);
+	bench.name = "kswapd_pages_reclaimed_after_vmalloc";
+	mm_bench_count(test, &bench, "pages", run->reclaimed);
 	bench.name = "kcompactd_wakeups_after_vmalloc";
-	mm_bench_count(test, &bench, "wakeups",
-		       after[KCOMPACTD_WAKE] - before[KCOMPACTD_WAKE]);
+	mm_bench_count(test, &bench, "wakeups", run->kcompactd_wakeups);
+}
+
+/* Free memory fragmented, nothing reclaimable but what the boot left. */
+static void kswapd_wakeups_bench(struct kunit *test)
+{
+	struct kswapd_run run;
+
+	kswapd_run(test, &run);
+	kswapd_report(test, "size=4M fragmented", &run);
+}
+
+#define KSWAPD_PAGE_CACHE	SZ_256M
+
+/*
+ * The same with clean page cache kswapd can reclaim: a sparse ramfs file
+ * of 256M read once before memory is fragmented. ramfs marks its mappings
+ * unevictable because it has nowhere to write pages back; this file is
+ * only ever read, its pages are clean zero-filled holes, so it is made
+ * evictable and its pages are what a clean file read from disk leaves on
+ * the file LRU. Order-0 folios, so that the two trees' page cache (0021,
+ * 0022 change folio sizes) is the same. The pages the file lost are
+ * counted too.
+ */
+static void kswapd_page_cache_bench(struct kunit *test)
+{
+	struct page_cache_file *f;
+	struct mm_bench bench = { .suite = "structural",
+				  .name = "page_cache_pages_dropped_after_vmalloc",
+				  .params = "size=4M fragmented page_cache=256M" };
+	unsigned long cached;
+	struct kswapd_run run;
+
+	if (!mm_bench_profile_is("full"))
+		kunit_skip(test, "fragments all free memory: the full profile only (mm_series_bench.profile=full)");
+	f = page_cache_file_create(test, kunit_kern_mount(test, "ramfs"),
+				   KSWAPD_PAGE_CACHE >> PAGE_SHIFT, false,
+				   0, 0, PAGE_SIZE);
+	mapping_set_folio_order_range(f->mapping, 0, 0);
+	mapping_clear_unevictable(f->mapping);
+	page_cache_file_read(test, f);
+	cached = f->mapping->nrpages;
+	KUNIT_ASSERT_EQ_MSG(test, cached, f->nr_pages,
+			    "the file's page cache holds %lu of its %lu pages",
+			    cached, f->nr_pages);
+	kswapd_run(test, &run);
+	kswapd_report(test, bench.params, &run);
+	mm_bench_count(test, &bench, "pages", cached - f->mapping->nrpages);
 }
 
 static struct kunit_case structural_bench_cases[] = {
@@ -208,6 +277,8 @@ static struct kunit_case structural_bench_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(barrier_pairs_bench, barrier_bench_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_ATTR(kswapd_wakeups_bench, { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_ATTR(kswapd_page_cache_bench,
+			{ .speed = KUNIT_SPEED_SLOW }),
 	{}
 };
 

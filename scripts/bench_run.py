@@ -31,7 +31,8 @@ SUITES = 'mm_bench*'
 # Cases that measure only in the full profile, and skip (saying so) in the
 # others: kswapd's wakeups need all free memory fragmented first, seconds
 # of every boot under TCG.
-FULL_PROFILE_ONLY = ('mm_bench_structural.kswapd_wakeups_bench',)
+FULL_PROFILE_ONLY = ('mm_bench_structural.kswapd_wakeups_bench',
+                     'mm_bench_structural.kswapd_page_cache_bench')
 PROFILES = ('smoke', 'quick', 'full')
 # Clocks: the guest's own clock as QEMU's TCG runs it (wall time of the
 # emulation), or QEMU counting instructions (-icount), blind to TLB and
