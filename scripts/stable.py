@@ -14,6 +14,7 @@ trees are never touched, and make test stays on the pin.
 import functools
 import gzip
 import re
+import shutil
 import subprocess
 import tempfile
 import time
@@ -227,13 +228,21 @@ def import_version(cache: Path, deb: Path, version: str) -> str:
 @dataclass(frozen=True)
 class Applied:
     patch: str
-    how: str                    # CLEAN, OFFSET, FUZZ, CARRIED, CONFLICT
+    how: str                    # CLEAN ... NOT_TRIED below
     detail: str = ''
+    commit: str = ''             # MERGED: the merged commit
 
 
 CLEAN, OFFSET, FUZZ = 'applies cleanly', 'applies with offset', \
     'applies with fuzz'
 CARRIED, CONFLICT, NOT_TRIED = 'already in stable', 'conflicts', 'not tried'
+# patch(1) rejects a hunk, but git's 3-way merge of the patch (from the
+# blobs its index lines name, which the cache repository holds) applies
+# it: stable changed lines the hunk only carries as context. The series
+# needs a refreshed patch for this base; the run goes on with the merged
+# one so that the matrix still answers, and the refreshed patch is
+# written out, but the run fails.
+MERGED = 'needs a refresh'
 
 _HUNK = re.compile(r'^Hunk #(\d+) (succeeded|FAILED) at (\d+)'
                    r'(?: with fuzz (\d+))?(?: \(offset (-?\d+) lines?\))?',
@@ -309,6 +318,49 @@ def carried_by(entries: str, refs: Sequence[Tuple[str, str]]) -> str:
     return ''
 
 
+def entries_touching(entries: str, detail: str) -> List[str]:
+    """The changelog's entries whose subject names a file of the detail
+    (its path without the suffix, as "mm/page_table_check: ..." names
+    mm/page_table_check.c): where to look first for what moved a hunk."""
+    items = [re.sub(r'\s+', ' ', m.group(1)) for m in
+             re.finditer(r'^ +- (.+(?:\n {6,}\S.*)*)', entries, re.M)]
+    stems = {f.rsplit('.', 1)[0] for f in re.findall(r'(\S+) hunk #', detail)}
+    return [i for i in items if any(i.startswith(stem + ':') or
+                                    i.startswith(stem + ' ')
+                                    for stem in stems)]
+
+
+def _commit(tree: Path, text: str, name: str) -> None:
+    subject = re.search(r'^Subject: (?:\[PATCH[^\]]*\] )?(.*)$', text, re.M)
+    project.git(tree, 'add', '-A')
+    project.git(tree, 'commit', '-q', '--no-verify', '-m',
+                subject.group(1) if subject else name,
+                env=dict(base_source.PRISTINE_ENV))
+
+
+def _reset(tree: Path) -> None:
+    project.git(tree, 'reset', '-q', '--hard', 'HEAD')
+    project.git(tree, 'clean', '-q', '-fd')
+
+
+def three_way(tree: Path, patch: Path, conflict: Applied) -> Applied:
+    """A rejected patch merged by git am --3way, message and author kept;
+    committed when the merge leaves no conflict, else the tree as it was
+    and the conflict."""
+    committer = {k: v for k, v in base_source.PRISTINE_ENV.items()
+                 if k.startswith('GIT_COMMITTER_')}
+    merge = project.git(tree, 'am', '-q', '--3way', str(patch),
+                        env=committer, check=False)
+    if merge.returncode:
+        project.git(tree, 'am', '--abort', env=committer, check=False)
+        _reset(tree)
+        return conflict
+    commit = project.git(tree, 'rev-parse', 'HEAD').stdout.strip()
+    return Applied(patch.name, MERGED, conflict.detail.replace(
+        'rejected: ', 'stable changed the context of ', 1) +
+        '; git am --3way merges it', commit)
+
+
 def apply_one(tree: Path, patch: Path, runner: Runner = subprocess.run
               ) -> Applied:
     """Try the patch on tree's HEAD; apply and commit it unless it
@@ -323,21 +375,42 @@ def apply_one(tree: Path, patch: Path, runner: Runner = subprocess.run
     got = classify(dry.stdout + dry.stderr, dry.returncode,
                    reverse.returncode if dry.returncode else 1, patch.name,
                    text)
-    if got.how in (CARRIED, CONFLICT):
+    if got.how == CONFLICT:
+        return three_way(tree, patch, got)
+    if got.how == CARRIED:
         return got
     real = runner([*base, '-s', '-i', str(patch)], cwd=tree,
                   capture_output=True, text=True, check=False)
     if real.returncode:
-        project.git(tree, 'checkout', '-q', '-f', 'HEAD')
-        project.git(tree, 'clean', '-q', '-fd')
+        _reset(tree)
         return Applied(patch.name, CONFLICT, project.last_line(
             real.stdout + real.stderr, 'patch failed'))
-    subject = re.search(r'^Subject: (?:\[PATCH[^\]]*\] )?(.*)$', text, re.M)
-    project.git(tree, 'add', '-A')
-    project.git(tree, 'commit', '-q', '--no-verify', '-m',
-                subject.group(1) if subject else patch.name,
-                env=dict(base_source.PRISTINE_ENV))
+    _commit(tree, text, patch.name)
     return got
+
+
+def refresh(tree: Path, done: Sequence[Applied], out: Path) -> List[Path]:
+    """The patches that needed a 3-way merge, refreshed: git format-patch
+    of the merged commits, under the series' names and subject numbers."""
+    shutil.rmtree(out, ignore_errors=True)
+    written = []
+    for a in done:
+        if a.how != MERGED:
+            continue
+        out.mkdir(parents=True, exist_ok=True)
+        made = Path(project.git(tree, 'format-patch', '-1', '--no-signature',
+                                '-o', str(out), a.commit).stdout.strip())
+        old = (project.PATCHES / a.patch).read_text()
+        prefix = re.search(r'^Subject: (\[PATCH[^\]]*\])', old, re.M)
+        text = made.read_text()
+        if prefix:
+            text = text.replace('Subject: [PATCH]', 'Subject: ' +
+                                prefix.group(1), 1)
+        made.unlink()
+        target = out / a.patch
+        target.write_text(text)
+        written.append(target)
+    return written
 
 
 def _worktree(cache: Path, name: str, commit: str) -> Path:
@@ -369,6 +442,12 @@ def apply_series(cache: Path, tag: str, the_series: series.Series,
             text = (project.PATCHES / name).read_text()
             named = carried_by(entries, upstream_refs(text))
             got = Applied(name, CARRIED, named or got.detail)
+        elif got.how in (MERGED, CONFLICT):
+            near = entries_touching(entries, got.detail)
+            if near:
+                got = Applied(name, got.how, got.detail + '; the changelog '
+                              'has ' + ', '.join(f'"{n}"' for n in near),
+                              got.commit)
         done.append(got)
     if any(a.how in (CONFLICT, NOT_TRIED) for a in done) or not base:
         return done, base, ''
@@ -435,6 +514,13 @@ def run(cache: Path, version: str = '', lanes: Sequence[str] = ('main',),
     out = project.RESULTS / 'stable' / chosen
     out.mkdir(parents=True, exist_ok=True)
     conflict = next((a for a in done if a.how == CONFLICT), None)
+    refreshed = refresh(trees.tree_path(cache, 'stable-check'), done,
+                        out / 'refreshed')
+    if refreshed:
+        lines.append(f'  refreshed for {chosen}: ' + ', '.join(
+            str(p) for p in refreshed))
+        print(lines[-1], flush=True)
+    (out / 'report.txt').unlink(missing_ok=True)
     if conflict:
         (out / 'patches.txt').write_text('\n'.join(lines) + '\n')
         raise SeriesError(f'patch {conflict.patch} does not apply to '
@@ -463,6 +549,10 @@ def run(cache: Path, version: str = '', lanes: Sequence[str] = ('main',),
             f'on the pinned {pinned}, {bad} differ' +
             ''.join('\n' + d for d in differ) +
             f'\nmake stable: {minutes:.0f} min\n')
+    if refreshed:
+        text += (f'make stable: the series does not apply to {chosen} as it '
+                 f'is: {len(refreshed)} patch(es) need the refresh above\n')
+    (out / 'patches.txt').write_text('\n'.join(lines) + '\n')
     (out / 'report.txt').write_text(text)
     print(text.split('\n', len(lines) + 1)[-1], end='')
-    return 1 if bad else 0
+    return 1 if bad or refreshed else 0

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 import hashlib
 import io
+import os
 import shutil
 import subprocess
 import tempfile
@@ -216,6 +217,68 @@ class ApplyTest(unittest.TestCase):
         self.assertEqual((got.how, got.detail),
                          (stable.CONFLICT,
                           'rejected: a.c hunk #1 (int f(void))'))
+        self.assertEqual(project.git(self.tree, 'status', '--porcelain'
+                                     ).stdout, '')
+
+
+    def test_the_changelog_entry_that_names_a_rejected_file(self) -> None:
+        entries = (CHANGELOG.replace('    - mm: fix a typo\n',
+                                     '    - mm/page_table_check: skip zero\n'
+                                     '      pages\n    - mm: fix a typo\n'))
+        self.assertEqual(stable.entries_touching(
+            entries, 'rejected: mm/page_table_check.c hunk #1 (f), '
+            'a.c hunk #2'), ['mm/page_table_check: skip zero pages'])
+        self.assertEqual(stable.entries_touching(entries, 'patch failed'),
+                         [])
+
+    def test_a_context_change_merges_three_way_and_is_refreshed(
+            self) -> None:
+        # The patch changes lines 13 and 17; stable changed line 15, the
+        # context between them: patch(1) rejects the hunk, git's 3-way
+        # merge of the patch's blobs applies it.
+        self.tree_with(ORIGINAL)
+        new = ORIGINAL.replace('line 13\n', 'LINE 13\n').replace(
+            'line 17\n', 'LINE 17\n')
+        blob = {name: subprocess.run(
+                    ['git', 'hash-object', '-w', '--stdin'], input=text,
+                    cwd=self.tree, capture_output=True, text=True,
+                    check=True, env={**os.environ, **project.GIT_ENV}
+                    ).stdout.strip()[:12]
+                for name, text in (('old', ORIGINAL), ('new', new))}
+        self.patch.write_text(
+            'From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 '
+            '00:00:00 2001\nFrom: A Developer <a@example.org>\n'
+            'Date: Sun, 29 Nov 2026 23:40:14 +0000\n' +
+            diff(ORIGINAL, new).replace(
+                'diff --git a/a.c b/a.c\n',
+                f'diff --git a/a.c b/a.c\nindex {blob["old"]}..'
+                f'{blob["new"]} 100644\n'))
+        (self.tree / 'a.c').write_text(
+            ORIGINAL.replace('line 15\n', 'stable 15\n'))
+        project.git(self.tree, 'commit', '-q', '-am', 'stable',
+                    env=dict(stable.base_source.PRISTINE_ENV))
+        got = stable.apply_one(self.tree, self.patch)
+        self.assertEqual((got.how, got.detail),
+                         (stable.MERGED, 'stable changed the context of '
+                          'a.c hunk #1 (int f(void)); git am --3way '
+                          'merges it'))
+        self.assertEqual((self.tree / 'a.c').read_text(),
+                         new.replace('line 15\n', 'stable 15\n'))
+        out = Path(self.tmp.name) / 'refreshed'
+        with mock.patch.object(project, 'PATCHES', Path(self.tmp.name)):
+            written = stable.refresh(self.tree, [got], out)
+        self.assertEqual(written, [out / self.patch.name])
+        text = written[0].read_text()
+        self.assertIn('Subject: [PATCH 03/22] mm: change a line', text)
+        self.assertIn('From: A Developer <a@example.org>', text)
+        self.assertIn('upstream commit 0123456789ab', text)
+        self.assertIn(' stable 15\n', text)
+
+    def test_a_conflict_the_merge_cannot_solve_leaves_the_tree(
+            self) -> None:
+        self.tree_with(ORIGINAL.replace('line 15\n', 'other 15\n'))
+        got = stable.apply_one(self.tree, self.patch)
+        self.assertEqual(got.how, stable.CONFLICT)
         self.assertEqual(project.git(self.tree, 'status', '--porcelain'
                                      ).stdout, '')
 
