@@ -958,6 +958,7 @@ class SchemaJudge:
             print(f'schema kernel, mutant 0, lane {lane}: {good} cells as '
                   f'the patched tree\'s, {bad} differ; '
                   f'{len(b.reach.reached())} mutants reached by a case, '
+                  f'{len(b.reach.boot)} by the boot before the suites, '
                   f'{len(b.reach.early)} before mm_mutant= is parsed '
                   f'({b.seconds:.0f} s)', flush=True)
             if bad:
@@ -985,12 +986,15 @@ class SchemaJudge:
         patterns = [f'{s}.*' for s in target.suites]
         reaching = [c for c in zero.reach.cases_reaching(n)
                     if any(fnmatch.fnmatchcase(c, p) for p in patterns)]
-        if not reaching:
+        if not reaching and n not in zero.reach.boot:
             return Result(patch, m, NOT_COVERED, detail=(
                 f'schema mutant {n}: no case of '
                 f'{", ".join(target.suites)} reaches it on lane '
                 f'{target.lane}'))
-        suites = sorted({c.split('.')[0] for c in reaching})
+        # Reached by the boot alone, it ran mutated before every suite:
+        # a boot of each judging suite judges it, as its own build would.
+        suites = sorted({c.split('.')[0] for c in reaching}) if reaching \
+            else list(target.suites)
         for suite in suites:
             b = schemata.boot(self.built, self.cache, target.lane, n, suite,
                               f'schema-mutant-{target.lane}')

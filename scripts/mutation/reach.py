@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 """What the schema kernel says about its mutants' guards (mm/mm_mutant.c):
-the ids each KUnit case reached, and those reached before mm_mutant= was
+the ids each KUnit case reached, those reached before mm_mutant= was
 parsed (code that ran unmutated whatever the id: those mutants are
-judged by builds of their own).
+judged by builds of their own; none where the early code set the id),
+and those the boot reached before the suites ran (run mutated: a boot
+of the suites judges them, even where no case reaches them again).
 
-  mm_mutant: mutant 0 of 1920
-      # mm_mutant reached before mm_mutant= was parsed: 4 17-19
+  mm_mutant: mutant 0 of 1920 (set before C code ran)
+      # mm_mutant reached before the suites ran: 4 17-19 23
       ...
       # Subtest: arm64_lazy_mmu
       ...
@@ -22,6 +24,7 @@ from typing import Dict, FrozenSet, List, Set
 
 _EARLY = re.compile(r'#\s*mm_mutant reached before mm_mutant= was parsed:'
                     r'(.*)$')
+_BOOT = re.compile(r'#\s*mm_mutant reached before the suites ran:(.*)$')
 _REACHED = re.compile(r'^(\s*)#\s*reached:(.*)$')
 _SUITE = re.compile(r'^    # Subtest: (\S+)')
 _RESULT = re.compile(r'^(\s*)(?:not )?ok \d+ (\S+)')
@@ -67,6 +70,7 @@ class Reach:
     carried: int = 0            # how many it carries
     refused: bool = False       # mm_mutant= named an id it does not carry
     early: Set[int] = field(default_factory=set)
+    boot: Set[int] = field(default_factory=set)
     cases: Dict[str, FrozenSet[int]] = field(default_factory=dict)
 
     def reached(self) -> Set[int]:
@@ -96,6 +100,10 @@ def parse(log: str) -> Reach:
         m = _EARLY.search(line)
         if m:
             reach.early |= ids(m.group(1))
+            continue
+        m = _BOOT.search(line)
+        if m:
+            reach.boot |= ids(m.group(1))
             continue
         m = _SUITE.match(line)
         if m:

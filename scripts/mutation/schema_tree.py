@@ -22,6 +22,34 @@ KERNEL = Path(__file__).resolve().parent / 'kernel'
 HEADER = 'include/linux/mm_mutant.h'
 SOURCE = 'mm/mm_mutant.c'
 COUNT = 'mm/mm_mutant_count.h'
+# mm_mutant=N read by arm64's early code: only a decimal number without
+# leading zeros, which the early parameter (kstrtouint) reads the same;
+# any other text leaves the id to the early parameter.
+EARLY_OPTION = '''\
+extern unsigned int mm_mutant_id;
+extern bool mm_mutant_preset;
+
+static void __init mm_mutant_early_option(const char *opt)
+{
+	static const char name[] __initconst = "mm_mutant=";
+	unsigned int id = 0;
+	int i;
+
+	for (i = 0; name[i]; i++)
+		if (opt[i] != name[i])
+			return;
+	if (!opt[i] || (opt[i] == '0' && opt[i + 1]))
+		return;
+	for (; opt[i]; i++) {
+		if (opt[i] < '0' || opt[i] > '9' || id > 99999999)
+			return;
+		id = id * 10 + opt[i] - '0';
+	}
+	mm_mutant_id = id;
+	mm_mutant_preset = true;
+}
+
+'''
 # (file, the line the insertion goes before, what is inserted): each
 # anchor must be in the patched tree exactly once.
 HOOKS: Tuple[Tuple[str, str, str], ...] = (
@@ -34,6 +62,18 @@ HOOKS: Tuple[Tuple[str, str, str], ...] = (
     ('lib/kunit/test.c',
      '\t\tkunit_print_attr((void *)test_case, true, KUNIT_LEVEL_CASE);\n',
      '\t\tmm_mutant_reach_print();\n'),
+    # The id set before C code runs: the position-independent early code
+    # parses the command line for its feature overrides, and takes
+    # mm_mutant=N from it too (kernel/mm_mutant.c says why).
+    ('arch/arm64/kernel/image-vars.h',
+     'PROVIDE(__pi_arm64_sw_feature_override\t= arm64_sw_feature_override);\n',
+     'PROVIDE(__pi_mm_mutant_id\t\t= mm_mutant_id);\n'
+     'PROVIDE(__pi_mm_mutant_preset\t\t= mm_mutant_preset);\n'),
+    ('arch/arm64/kernel/pi/idreg-override.c',
+     'static __init void __parse_cmdline(const char *cmdline, '
+     'bool parse_aliases)\n', EARLY_OPTION),
+    ('arch/arm64/kernel/pi/idreg-override.c', '\t\tmatch_options(buf);\n',
+     '\t\tmm_mutant_early_option(buf);\n'),
 )
 _GUARD = re.compile(re.escape(schema.GUARD) + r'\((\d+)\)')
 # gcc's errors and warnings (the kernel builds warning-free, and a

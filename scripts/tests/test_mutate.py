@@ -8,6 +8,7 @@ from unittest import mock
 
 import mutate
 import project
+from mutation import reach, schema, schemata
 from project import SeriesError
 from trees import Tree
 
@@ -677,6 +678,58 @@ class KeptVerdictsTest(unittest.TestCase):
                          [False, True, False])
         self.assertEqual([p['full_run_seconds'] for p in data['patches']],
                          [60.0, 1200.0])
+
+
+class SchemaJudgeTest(unittest.TestCase):
+    """Which mutants the schema kernel judges, from what id 0's boot says
+    it reached: a case, the boot before the suites, or code that ran
+    before mm_mutant= was read."""
+    TARGET = mutate.Target('0017', 'main', ('arm64_lazy_mmu',))
+
+    def judge(self, zero: 'reach.Reach',
+              booted: 'schemata.Boot') -> tuple:
+        m = mutation('arch/arm64/include/asm/pgtable.h', 9)
+        where = {4: schema.Placement(4, m, schema.EXPRESSION)}
+        built = schemata.Built(Tree('schema', Path('/x')), where, 4,
+                                      1.0, 1)
+        judge = mutate.SchemaJudge(Path('/c'), built, {m: 4}, {})
+        zero_boot = schemata.Boot({}, zero, Path('/r'), 1.0)
+        globs: list = []
+
+        def boot(built, cache, lane, n, glob, name):  # noqa: ANN001
+            globs.append((n, glob))
+            return zero_boot if n == 0 else booted
+        with mock.patch.object(mutate.schemata, 'boot', side_effect=boot), \
+                mock.patch.object(mutate.schemata, 'id0_rows',
+                                  return_value=[]):
+            got = judge('0017', 1, m, self.TARGET)
+        return got, globs[1:], judge.left
+
+    def test_a_mutant_only_the_boot_reaches_is_judged_by_its_suites(
+            self) -> None:
+        # The early fixmap's pte writes: run mutated (the id is set
+        # before C code), reached by no case again.
+        outcomes = {'arm64_lazy_mmu.nested_sections_test': 'pass'}
+        got, globs, _ = self.judge(
+            reach.Reach(mutant=0, carried=4, boot={4}),
+            schemata.Boot(outcomes, reach.Reach(mutant=4),
+                                 Path('/r'), 1.0))
+        self.assertEqual(globs, [(4, 'arm64_lazy_mmu')])
+        self.assertEqual(got.verdict, mutate.SURVIVED)
+
+    def test_reached_by_nothing_is_not_covered_without_a_boot(self) -> None:
+        got, globs, _ = self.judge(
+            reach.Reach(mutant=0, carried=4), None)
+        self.assertEqual((got.verdict, globs), (mutate.NOT_COVERED, []))
+
+    def test_code_run_before_the_id_was_read_goes_to_a_build(self) -> None:
+        # A kernel whose early code did not set the id: what ran before
+        # the early parameter ran unmutated.
+        got, globs, left = self.judge(
+            reach.Reach(mutant=0, carried=4, early={4}, boot={4}),
+            None)
+        self.assertEqual((got, globs), (None, []))
+        self.assertEqual(left, {'runs before mm_mutant= is parsed': 1})
 
 
 class CostSummaryTest(unittest.TestCase):

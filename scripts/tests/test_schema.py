@@ -289,6 +289,12 @@ ok 1 arm64_lazy_mmu
         with self.assertRaises(ValueError):
             reach.ids('3-1')
 
+    def test_an_id_set_before_c_code_leaves_nothing_early(self):
+        r = reach.parse('mm_mutant: mutant 3 of 20 (set before C code '
+                        'ran)\n    # mm_mutant reached before the suites '
+                        'ran: 1 3-4\n')
+        self.assertEqual((3, set(), {1, 3, 4}), (r.mutant, r.early, r.boot))
+
     def test_a_refused_id_is_seen(self):
         r = reach.parse('mm_mutant: no such mutant in this kernel (it '
                         'carries 1 to 20)\n')
@@ -304,6 +310,22 @@ class SchemaTreeTest(unittest.TestCase):
         with self.assertRaisesRegex(SeriesError, 'kunit_print_attr'):
             schema_tree.hooked('lib/kunit/test.c',
                                '\tif (suite->suite_init) {\n')
+
+    def test_arm64_early_code_reads_the_id_from_the_command_line(self):
+        text = ('static __init void __parse_cmdline(const char *cmdline, '
+                'bool parse_aliases)\n{\n\t\tmatch_options(buf);\n}\n')
+        got = schema_tree.hooked('arch/arm64/kernel/pi/idreg-override.c',
+                                 text)
+        self.assertLess(got.index('mm_mutant_early_option(const char'),
+                        got.index('__parse_cmdline'))
+        self.assertIn('\t\tmm_mutant_early_option(buf);\n\t\tmatch_options',
+                      got)
+        vars_ = schema_tree.hooked(
+            'arch/arm64/kernel/image-vars.h',
+            'PROVIDE(__pi_arm64_sw_feature_override\t= '
+            'arm64_sw_feature_override);\n')
+        self.assertIn('PROVIDE(__pi_mm_mutant_id', vars_)
+        self.assertIn('PROVIDE(__pi_mm_mutant_preset', vars_)
 
     def test_errors_switch_off_the_ids_on_their_lines_and_macro_notes(self):
         texts = {'mm/a.c': ['x', 'y = (mm_mutant_on(3) ? (1) : (2));'],
@@ -328,7 +350,14 @@ class SchemaTreeTest(unittest.TestCase):
                     '#ifndef __ASSEMBLY__\n#endif /* __ASSEMBLY__ */\n',
                 'lib/kunit/test.c':
                     '\tif (suite->suite_init) {\n\t\tkunit_print_attr('
-                    '(void *)test_case, true, KUNIT_LEVEL_CASE);\n'}
+                    '(void *)test_case, true, KUNIT_LEVEL_CASE);\n',
+                'arch/arm64/kernel/image-vars.h':
+                    'PROVIDE(__pi_arm64_sw_feature_override\t= '
+                    'arm64_sw_feature_override);\n',
+                'arch/arm64/kernel/pi/idreg-override.c':
+                    'static __init void __parse_cmdline(const char '
+                    '*cmdline, bool parse_aliases)\n\t\tmatch_options'
+                    '(buf);\n'}
             schema_tree.write(tree, {'mm/a.c': ['int a;']}, 12, patched)
             self.assertIn('#define MM_MUTANTS 12',
                           (tree / schema_tree.COUNT).read_text())

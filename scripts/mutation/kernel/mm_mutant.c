@@ -4,6 +4,13 @@
  * mm_mutant=N on the command line, and the reach of each KUnit case
  * printed as a KTAP diagnostic line, "# reached: 3 7-9", before the
  * case's result.
+ *
+ * On arm64 the position-independent early code reads mm_mutant=N from
+ * the boot arguments before any C code of the kernel proper runs
+ * (mm_mutant_early_option() in the schema tree's pi/idreg-override.c),
+ * so that the early fixmap, the first page-table writes and the barrier
+ * helpers run mutant N as well; the early parameter below then only
+ * checks that both readings agree.
  */
 #include <linux/cache.h>
 #include <linux/export.h>
@@ -16,6 +23,8 @@
 
 unsigned int mm_mutant_id;
 EXPORT_SYMBOL(mm_mutant_id);
+/* Set by the early code when it has read mm_mutant= itself. */
+bool mm_mutant_preset;
 unsigned char mm_mutant_reached[MM_MUTANTS + 1];
 EXPORT_SYMBOL(mm_mutant_reached);
 
@@ -27,11 +36,18 @@ static int __init mm_mutant_setup(char *arg)
 {
 	unsigned int id;
 
-	/* What ran so far ran unmutated: those mutants need their own build. */
-	memcpy(mm_mutant_early, mm_mutant_reached, sizeof(mm_mutant_early));
+	/*
+	 * Unless the early code set the id, what ran so far ran unmutated:
+	 * those mutants need their own build.
+	 */
+	if (!mm_mutant_preset)
+		memcpy(mm_mutant_early, mm_mutant_reached,
+		       sizeof(mm_mutant_early));
 	mm_mutant_given = true;
-	if (!arg || kstrtouint(arg, 0, &id) || id > MM_MUTANTS) {
+	if (!arg || kstrtouint(arg, 0, &id) || id > MM_MUTANTS ||
+	    (mm_mutant_preset && id != mm_mutant_id)) {
 		mm_mutant_bad = true;
+		WRITE_ONCE(mm_mutant_id, 0);
 		return 0;
 	}
 	WRITE_ONCE(mm_mutant_id, id);
@@ -74,13 +90,22 @@ static int __init mm_mutant_report(void)
 		return 0;
 	}
 	pr_info("mm_mutant: mutant %u of %u%s\n", mm_mutant_id, MM_MUTANTS,
-		mm_mutant_given ? "" : " (mm_mutant= not given)");
+		!mm_mutant_given ? " (mm_mutant= not given)" :
+		mm_mutant_preset ? " (set before C code ran)" : "");
 	if (mm_mutant_given)
 		mm_mutant_print("mm_mutant reached before mm_mutant= was parsed",
 				mm_mutant_early);
+	/*
+	 * What boot ran (mutated, when set early) that no case may reach
+	 * again: such a mutant is judged by a boot of its suites, not
+	 * called uncovered.
+	 */
+	mm_mutant_print("mm_mutant reached before the suites ran",
+			mm_mutant_reached);
 	return 0;
 }
-late_initcall(mm_mutant_report);
+/* The last initcalls: KUnit's built-in suites run right after them. */
+late_initcall_sync(mm_mutant_report);
 
 void mm_mutant_reach_clear(void)
 {
