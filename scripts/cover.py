@@ -245,9 +245,9 @@ def count_table(rows: Dict[str, List[bench.Row]]) -> str:
     return '\n'.join(lines)
 
 
-def verification(results: Path) -> str:
-    """The matrix's summary lines, checkpatch's and make mutate's, from
-    the last run's files in results (build/)."""
+def verification(results: Path, mutations: str = '') -> str:
+    """The matrix's summary lines from the last run's files in results
+    (build/), and make mutate's table (mutation_table())."""
     parts = []
     matrix = results / 'matrix.txt'
     if matrix.exists():
@@ -257,30 +257,47 @@ def verification(results: Path) -> str:
         parts.append('The verification matrix (kunit.py, every suite, base '
                      'and patched, per lane):\n'
                      + '\n'.join('  ' + line for line in summary_lines))
-    report = results / 'mutate' / 'report.json'
-    if report.exists():
-        data = json.loads(report.read_text())
-        lines = []
-        for p in data['patches']:
-            uncovered = p.get('not_covered', 0)
-            judged = p['killed'] + p['survived'] + uncovered
-            run = 'full' if not p.get('sample') else \
-                f'sample of {p["sample"]}'
-            lines.append(f'  {p["patch"]} {p.get("scope", "added"):8} '
-                         f'{p["killed"]} of {judged} killed'
-                         + (f' ({uncovered} not covered)' if uncovered
-                            else '') +
-                         f' ({run}, {p.get("day") or "?"})')
-        parts.append('make mutate (generated mutants; killed of judged):\n'
-                     + '\n'.join(lines))
+    if mutations:
+        parts.append('make mutate, from the committed verdicts whose '
+                     'keys hold (per change and scope: mutants; killed, '
+                     'survived, not covered, not built or built as the '
+                     'patched object, equivalent; score = killed of '
+                     'killed, survived and not covered):\n' + mutations)
     return '\n\n'.join(parts)
+
+
+def mutation_table(cache: Path) -> str:
+    """Per change and scope, what kunit/mutate-verdicts.tsv says today of
+    the mutants make mutate generates ('' without the cache repository):
+    a row is counted only where its key still holds, so a change to a
+    patch or its suites empties its line until it is judged again."""
+    import mutate
+    from mutation import verdicts
+    repo = cache / 'linux.git'
+    if not repo.exists():
+        return ''
+    targets = mutate.load_targets()
+    generated = mutate.generated_mutants(repo, sorted(targets), targets)
+    lines = []
+    for s, unjudged, day in mutate.standing(
+            generated, verdicts.Table(mutate.VERDICTS),
+            mutate.load_equivalents()):
+        judged = s.killed + s.survived + s.not_covered
+        lines.append(
+            f'  {s.patch} {s.scope:8} {s.generated:4}: {s.killed:3} '
+            f'{s.survived:3} {s.not_covered:3} '
+            f'{s.no_build + s.same_object:3} {s.equivalent:3}  '
+            + (f'{100 * s.killed / judged:3.0f}%' if judged else '   -')
+            + (' full' if not unjudged else f' {unjudged} not judged')
+            + (f', {day}' if day else ''))
+    return '\n'.join(lines)
 
 
 def results_text(results: Path, extra: Sequence[str] = ()) -> str:
     """The generated part of the letter; extra: further sections (the
     benchmark walk's attribution)."""
     rows = bench_rows(results / 'bench')
-    parts = [verification(results)]
+    parts = [verification(results, mutation_table(project.CACHE))]
     if rows:
         parts += ['vmalloc() performance, the harness (lib/vmalloc_bench.c, '
                   "test_vmalloc.c's cases), base against patched:",

@@ -1117,6 +1117,77 @@ def write_report(targets: Dict[str, Target]) -> str:
     return text
 
 
+@dataclass
+class Generated:
+    """One patch's mutants as make mutate generates them, each scope's
+    with its verdict key."""
+    patch: str
+    lines_added: int
+    found: List[mutate_gen.Mutation]
+    touched: Touched
+    keys: Dict[str, Dict[mutate_gen.Mutation, str]]
+
+
+def generated_mutants(repo: Path, patches: Sequence[str],
+                      targets: Dict[str, Target],
+                      scopes: Sequence[str] = SCOPES) -> List[Generated]:
+    """Every mutant of the patches in the scopes, keyed (no kernel is
+    built: git's view of the cache repository and the lanes' files)."""
+    commit_of = {patch: commit for commit, patch in
+                 hunks.commits_to_patches(repo, project.PATCHES).items()}
+    texts = {p.name[:4]: p.read_text()
+             for p in project.PATCHES.glob('0*.patch')
+             if p.name != series.COVER_LETTER}
+    owners = first_touchers(repo, sorted(((p, c) for p, c in
+                                          commit_of.items()
+                                          if p in targets)), texts)
+    pristine = project.git(repo, 'rev-parse',
+                           f'{project.BASE_TAG}^{{commit}}').stdout.strip()
+    tools = tool_versions()
+    out = []
+    for patch in patches:
+        lines_added, found = generate(repo, 'patched', commit_of[patch],
+                                      texts[patch])
+        touched = generate_touched(repo, 'patched', patch, pristine, owners)
+        context = judging_context(repo, targets[patch], tools).digest()
+        keys = {}
+        for scope, mutations in ((ADDED, found),
+                                 (TOUCHED, list(touched.mutations))):
+            if scope in scopes:
+                keys[scope] = dict(zip(mutations, keyed(repo, mutations,
+                                                        context)))
+        out.append(Generated(patch, lines_added, found, touched, keys))
+    return out
+
+
+def standing(generated: Sequence[Generated], table: verdicts.Table,
+             equivalents: Dict[Tuple[str, str, str, str], str]
+             ) -> List[Tuple[Score, int, str]]:
+    """What the committed verdicts say of each patch and scope: its score
+    over the verdicts whose keys still hold (and the reviewed equivalent
+    mutants), how many generated mutants have neither, and the latest
+    day of those verdicts."""
+    out = []
+    for g in generated:
+        for scope, key_of in g.keys.items():
+            results = []
+            days = []
+            for m, key in key_of.items():
+                row = table.rows.get(key)
+                if equivalent_key(g.patch, m) in equivalents:
+                    results.append(Result(g.patch, m, EQUIVALENT,
+                                          scope=scope))
+                elif row is not None:
+                    results.append(Result(g.patch, m, row.verdict,
+                                          scope=scope))
+                    days.append(row.day)
+            s = score(g.patch, g.lines_added if scope == ADDED else
+                      g.touched.base_lines, len(key_of), results, scope)
+            out.append((s, len(key_of) - len(results), max(days,
+                                                            default='')))
+    return out
+
+
 def run(cache: Path, patches: Sequence[str], size: int, seed: int,
         scopes: Sequence[str] = SCOPES, separate: bool = False,
         recheck: bool = False) -> int:
@@ -1132,52 +1203,35 @@ def run(cache: Path, patches: Sequence[str], size: int, seed: int,
         raise SeriesError(f'unknown patch {unknown[0]} (one of '
                           f'{", ".join(sorted(targets))})')
     repo = cache / 'linux.git'
-    commit_of = {patch: commit for commit, patch in
-                 hunks.commits_to_patches(repo, project.PATCHES).items()}
-    texts = {p.name[:4]: p.read_text()
-             for p in project.PATCHES.glob('0*.patch')
-             if p.name != series.COVER_LETTER}
     equivalents = load_equivalents()
     explained = load_equivalents(EXPLAINED)
     expected = manifest.load(project.MANIFEST)
     tree_id = project.git(repo, 'rev-parse', 'patched^{tree}').stdout.strip()
     tree = mutants.worktree(cache)
-    owners = first_touchers(repo, sorted(((p, c) for p, c in
-                                          commit_of.items()
-                                          if p in targets)), texts)
-    pristine = project.git(repo, 'rev-parse',
-                           f'{project.BASE_TAG}^{{commit}}').stdout.strip()
     table = verdicts.Table(VERDICTS)
-    tools = tool_versions()
     day = time.strftime('%Y-%m-%d')
     # Each patch's scopes and chosen (key, mutant)s, planned first: the
     # schema kernel carries what every patch of the run has to judge.
     plans = []
-    for patch in patches or sorted(targets):
-        lines_added, found = generate(repo, 'patched', commit_of[patch],
-                                      texts[patch])
-        touched = generate_touched(repo, 'patched', patch, pristine, owners)
-        context = judging_context(repo, targets[patch], tools).digest()
+    for g in generated_mutants(repo, patches or sorted(targets), targets,
+                               scopes):
         scoped = []
-        for scope, mutations in ((ADDED, found),
-                                 (TOUCHED, list(touched.mutations))):
-            if scope not in scopes:
-                continue
-            key_of = dict(zip(mutations, keyed(repo, mutations, context)))
-            gone = table.prune(patch, scope, key_of.values())
+        for scope, key_of in g.keys.items():
+            mutations = list(key_of)
+            gone = table.prune(g.patch, scope, key_of.values())
             chosen = order_for_builds(mutate_gen.sample(mutations, size,
                                                         seed))
             kept = sum(key_of[m] in table.rows for m in chosen)
-            print(f'patch {patch}, {scope}: '
-                  + (f'{lines_added} lines' if scope == ADDED else
-                     f'{len(touched.definitions)} definitions, '
-                     f'{touched.base_lines} base lines')
+            print(f'patch {g.patch}, {scope}: '
+                  + (f'{g.lines_added} lines' if scope == ADDED else
+                     f'{len(g.touched.definitions)} definitions, '
+                     f'{g.touched.base_lines} base lines')
                   + f', {len(mutations)} mutants, trying {len(chosen)} '
                   f'({kept} kept in {VERDICTS.name}'
                   + (f', {gone} rows of changed mutants dropped' if gone
                      else '') + ')', flush=True)
             scoped.append((scope, [(key_of[m], m) for m in chosen]))
-        plans.append((patch, lines_added, found, touched, scoped))
+        plans.append((g.patch, g.lines_added, g.found, g.touched, scoped))
     on_schema = None
     if not separate:
         judgeable = [m for patch, _, _, _, scoped in plans

@@ -732,6 +732,31 @@ class SchemaJudgeTest(unittest.TestCase):
         self.assertEqual(left, {'runs before mm_mutant= is parsed': 1})
 
 
+class StandingTest(unittest.TestCase):
+    def test_only_rows_whose_keys_hold_count_and_the_rest_is_named(
+            self) -> None:
+        ms = [mutate.mutate_gen.Mutation('mm/a.c', i, 'ror', f'\tx = {i};',
+                                         f'\tx = {i + 1};', 'constant')
+              for i in range(1, 5)]
+        with tempfile.TemporaryDirectory() as d:
+            table = mutate.verdicts.Table(Path(d) / 'v.tsv')
+            for key, verdict, day in (('k1', mutate.KILLED, '2026-12-01'),
+                                      ('k2', mutate.NOT_COVERED,
+                                       '2026-12-03'),
+                                      ('old', mutate.KILLED, '2026-11-01')):
+                table.put(mutate.verdicts.Row(key, '0018', 'added',
+                                              'mm/a.c:1', verdict, day=day))
+            equivalent = {mutate.equivalent_key('0018', ms[2]): 'same'}
+            g = mutate.Generated('0018', 7, ms, mutate.Touched((), 0, ()),
+                                 {'added': dict(zip(ms, ('k1', 'k2', 'k3',
+                                                         'k4')))})
+            (s, unjudged, day), = mutate.standing([g], table, equivalent)
+        self.assertEqual((s.generated, s.killed, s.not_covered,
+                          s.equivalent, unjudged, day),
+                         (4, 1, 1, 1, 1, '2026-12-03'))
+        self.assertEqual(s.score, 0.5)
+
+
 class CostSummaryTest(unittest.TestCase):
     def test_medians_and_workers(self) -> None:
         text = mutate.cost_summary([('schema', 2.0), ('schema', 4.0),
