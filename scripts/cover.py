@@ -288,7 +288,8 @@ def mutation_table(cache: Path) -> str:
             f'{s.survived:3} {s.not_covered:3} '
             f'{s.no_build + s.same_object:3} {s.equivalent:3}  '
             + (f'{100 * s.killed / judged:3.0f}%' if judged else '   -')
-            + (' full' if not unjudged else f' {unjudged} not judged')
+            + (' no mutants' if not s.generated else ' full'
+               if not unjudged else f' {unjudged} not judged')
             + (f', {day}' if day else ''))
     return '\n'.join(lines)
 
