@@ -22,34 +22,10 @@ KERNEL = Path(__file__).resolve().parent / 'kernel'
 HEADER = 'include/linux/mm_mutant.h'
 SOURCE = 'mm/mm_mutant.c'
 COUNT = 'mm/mm_mutant_count.h'
-# mm_mutant=N read by arm64's early code: only a decimal number without
-# leading zeros, which the early parameter (kstrtouint) reads the same;
-# any other text leaves the id to the early parameter.
-EARLY_OPTION = '''\
-extern unsigned int mm_mutant_id;
-extern bool mm_mutant_preset;
-
-static void __init mm_mutant_early_option(const char *opt)
-{
-	static const char name[] __initconst = "mm_mutant=";
-	unsigned int id = 0;
-	int i;
-
-	for (i = 0; name[i]; i++)
-		if (opt[i] != name[i])
-			return;
-	if (!opt[i] || (opt[i] == '0' && opt[i + 1]))
-		return;
-	for (; opt[i]; i++) {
-		if (opt[i] < '0' || opt[i] > '9' || id > 99999999)
-			return;
-		id = id * 10 + opt[i] - '0';
-	}
-	mm_mutant_id = id;
-	mm_mutant_preset = true;
-}
-
-'''
+# The early code's reading of mm_mutant=N (kernel/mm_mutant_early.c),
+# inserted after its SPDX line and comment.
+EARLY_OPTION = (KERNEL / 'mm_mutant_early.c').read_text().split(
+    ' */\n', 1)[1]
 # (file, the line the insertion goes before, what is inserted): each
 # anchor must be in the patched tree exactly once.
 HOOKS: Tuple[Tuple[str, str, str], ...] = (
