@@ -23,11 +23,13 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
 import bench
+import mutate
 import project
 import seed_rows
 import series
 import stats
 import trees
+from mutation import verdicts
 from project import SeriesError
 
 COVER = project.PATCHES / '0000-cover-letter.patch'
@@ -271,8 +273,6 @@ def mutation_table(cache: Path) -> str:
     the mutants make mutate generates ('' without the cache repository):
     a row is counted only where its key still holds, so a change to a
     patch or its suites empties its line until it is judged again."""
-    import mutate
-    from mutation import verdicts
     repo = cache / 'linux.git'
     if not repo.exists():
         return ''
