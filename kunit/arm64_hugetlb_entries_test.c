@@ -348,6 +348,70 @@ static void set_huge_pte_at_over_valid_flush_test(struct kunit *test)
 	expect_bbm_flush(test, f, rec);
 }
 
+/*
+ * Nor a block whose entries are present but not valid (PROT_NONE's form):
+ * no TLB holds them, so there is nothing to break; only a valid to valid
+ * change of a contiguous block is broken first.
+ */
+static void set_huge_pte_at_over_invalid_no_flush_test(struct kunit *test)
+{
+	const struct entry_size *s = test->param_value;
+	struct entry_fixture *f = entry_fixture_create(test, s, true);
+	pte_t prot_none = pte_modify(present_entry(f), PAGE_NONE);
+	struct mm_recorder *rec;
+
+	KUNIT_ASSERT_TRUE(test, pte_present(prot_none) && !pte_valid(prot_none));
+	set_huge_pte_at(f->mm, f->addr, f->ptep, prot_none, s->size);
+	rec = mm_recorder_start(test, f->mm);
+	set_huge_pte_at(f->mm, f->addr, f->ptep, present_entry(f), s->size);
+	mm_recorder_stop(rec);
+
+	expect_block(test, f, present_entry(f));
+	KUNIT_EXPECT_EQ_MSG(test, rec->nr_events, 0,
+			    "flushed a block whose entries were not valid");
+}
+
+/* Counts, at each flush of the block, the entries still valid. */
+struct break_probe {
+	const struct entry_fixture *f;
+	unsigned int valid_at_flush;
+};
+
+static void count_valid_at_flush(void *data)
+{
+	struct break_probe *p = data;
+	unsigned int i;
+
+	for (i = 0; i < p->f->s->ncontig; i++)
+		p->valid_at_flush += pte_valid(entry_at(p->f, i));
+}
+
+/*
+ * The break itself: when the block's one flush is issued, every entry of
+ * the block is invalid already, so that no TLB can hold an old entry and
+ * a new one of the block at once ("Misprogramming of the Contiguous bit").
+ */
+static void set_huge_pte_at_breaks_before_flush_test(struct kunit *test)
+{
+	const struct entry_size *s = test->param_value;
+	struct entry_fixture *f = entry_fixture_create(test, s, true);
+	struct break_probe probe = { .f = f };
+	struct mm_recorder *rec;
+	pte_t pte = present_entry(f);
+
+	set_huge_pte_at(f->mm, f->addr, f->ptep, pte, s->size);
+	rec = mm_recorder_start(test, f->mm);
+	rec->on_tlbflush_data = &probe;
+	rec->on_tlbflush = count_valid_at_flush;
+	set_huge_pte_at(f->mm, f->addr, f->ptep, pte_wrprotect(pte), s->size);
+	mm_recorder_stop(rec);
+
+	KUNIT_ASSERT_EQ(test, rec->nr_events, 1);
+	KUNIT_EXPECT_EQ_MSG(test, probe.valid_at_flush, 0,
+			    "entries of the block were still valid at its flush");
+	expect_block(test, f, pte_wrprotect(pte));
+}
+
 /* A present block whose only dirty and young entry is the last one. */
 static void set_block_dirty_at_end(const struct entry_fixture *f)
 {
@@ -1016,6 +1080,10 @@ static struct kunit_case arm64_hugetlb_entries_cases[] = {
 	KUNIT_CASE_PARAM(set_huge_pte_at_over_none_no_flush_test,
 			 contig_size_gen_params),
 	KUNIT_CASE_PARAM(set_huge_pte_at_over_valid_flush_test,
+			 contig_size_gen_params),
+	KUNIT_CASE_PARAM(set_huge_pte_at_over_invalid_no_flush_test,
+			 contig_size_gen_params),
+	KUNIT_CASE_PARAM(set_huge_pte_at_breaks_before_flush_test,
 			 contig_size_gen_params),
 	KUNIT_CASE_PARAM(huge_ptep_get_merges_test, entry_size_gen_params),
 	KUNIT_CASE_PARAM(huge_ptep_get_size_from_table_test,

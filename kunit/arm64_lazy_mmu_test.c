@@ -242,6 +242,77 @@ static void bh_leave_stays_lazy_until_next_leave_test(struct kunit *test)
 }
 
 /*
+ * Bottom halves disabled count as interrupt context, where the mode's
+ * hooks do nothing (upstream's in_interrupt() checks, not in_hardirq() or
+ * in_serving_softirq()): a section entered there does not turn the mode
+ * on, and a write in it gets its pair at once.
+ */
+static void bh_disabled_enter_does_nothing_test(struct kunit *test)
+{
+	struct live_pte k;
+	struct mm_recorder *rec;
+	unsigned int pairs;
+	bool in_bh, lazy;
+
+	live_pte_init(test, &k);
+	rec = mm_recorder_start(test, &init_mm);
+
+	local_bh_disable();
+	in_bh = in_interrupt();
+	arch_enter_lazy_mmu_mode();
+	lazy = in_lazy_mode();
+	live_pte_write(&k);
+	pairs = rec->nr_barriers;
+	arch_leave_lazy_mmu_mode();
+	local_bh_enable();
+	/* A leave in task context ends what a wrong enter began. */
+	if (lazy)
+		arch_leave_lazy_mmu_mode();
+	mm_recorder_stop(rec);
+
+	KUNIT_ASSERT_TRUE(test, in_bh);
+	KUNIT_EXPECT_FALSE_MSG(test, lazy,
+			       "a section entered with bottom halves disabled turned the mode on");
+	KUNIT_EXPECT_EQ(test, pairs, 1);
+}
+
+/*
+ * A flush in interrupt context leaves the task's deferred pair to the
+ * task: a flush made with bottom halves disabled inside a section issues
+ * nothing, the pair stays pending, and the section's leave issues it.
+ */
+static void bh_disabled_flush_leaves_pair_pending_test(struct kunit *test)
+{
+	unsigned int deferred, flushed;
+	struct live_pte k;
+	struct mm_recorder *rec;
+	bool in_bh, pending;
+
+	live_pte_init(test, &k);
+	rec = mm_recorder_start(test, &init_mm);
+
+	arch_enter_lazy_mmu_mode();
+	live_pte_write(&k);
+	deferred = rec->nr_barriers;
+	local_bh_disable();
+	in_bh = in_interrupt();
+	arch_flush_lazy_mmu_mode();
+	flushed = rec->nr_barriers;
+	pending = barriers_pending();
+	local_bh_enable();
+	arch_leave_lazy_mmu_mode();
+	mm_recorder_stop(rec);
+
+	KUNIT_ASSERT_TRUE(test, in_bh);
+	KUNIT_EXPECT_EQ_MSG(test, deferred, 0,
+			    "the write in the section was not deferred");
+	KUNIT_EXPECT_EQ_MSG(test, flushed, deferred,
+			    "a flush with bottom halves disabled issued the section's pair");
+	KUNIT_EXPECT_TRUE(test, pending);
+	KUNIT_EXPECT_EQ(test, rec->nr_barriers, 1);
+}
+
+/*
  * User entries: TLB maintenance and update_mmu_cache() order them, so they
  * neither issue a pair nor leave one pending. The entry is written to a
  * scratch word, not a live table: only the barrier logic is under test.
@@ -473,6 +544,58 @@ static void table_write_deferred_test(struct kunit *test)
 }
 
 /*
+ * A table entry that is present but not valid (pmd_mkinvalid()'s form,
+ * as a THP split or NUMA hinting leaves it) is never walked, so its write
+ * needs no pair, inside the mode or outside: the pmd and pud writers test
+ * the valid bit, not the present one. The entry is written to a scratch
+ * word, not a live table.
+ */
+static const struct table_write invalid_entries[] = {
+	{ "pmd", TABLE_PMD },
+	{ "pud", TABLE_PUD },
+};
+
+KUNIT_ARRAY_PARAM_DESC(invalid_entry, invalid_entries, desc);
+
+static void invalid_entry_write(const struct table_write *w, void *scratch,
+				pmd_t entry)
+{
+	if (w->level == TABLE_PMD)
+		set_pmd(scratch, entry);
+	else
+		set_pud(scratch, __pud(pmd_val(entry)));
+}
+
+static void invalid_table_entry_no_pair_test(struct kunit *test)
+{
+	const struct table_write *w = test->param_value;
+	pmd_t entry = pmd_mkinvalid(pfn_pmd(page_to_pfn(ZERO_PAGE(0)),
+					    PAGE_KERNEL));
+	u64 scratch = 0;
+	unsigned int outside, inside;
+	struct mm_recorder *rec;
+	bool pending;
+
+	KUNIT_ASSERT_TRUE(test, pmd_present(entry) && !pmd_valid(entry));
+	rec = mm_recorder_start(test, &init_mm);
+	invalid_entry_write(w, &scratch, entry);
+	outside = rec->nr_barriers;
+	arch_enter_lazy_mmu_mode();
+	invalid_entry_write(w, &scratch, entry);
+	pending = barriers_pending();
+	arch_leave_lazy_mmu_mode();
+	inside = rec->nr_barriers - outside;
+	mm_recorder_stop(rec);
+
+	KUNIT_EXPECT_EQ_MSG(test, outside, 0,
+			    "a %s write of an invalid entry issued a pair", w->desc);
+	KUNIT_EXPECT_FALSE(test, pending);
+	KUNIT_EXPECT_EQ_MSG(test, inside, 0,
+			    "a %s write of an invalid entry left a pair to the leave",
+			    w->desc);
+}
+
+/*
  * Leaving a section that was never entered changes nothing: nothing is
  * pending, so no pair, and the next section still defers.
  */
@@ -697,10 +820,14 @@ static struct kunit_case arm64_lazy_mmu_cases[] = {
 	KUNIT_CASE(empty_section_no_pair_test),
 	KUNIT_CASE(nested_sections_test),
 	KUNIT_CASE(bh_leave_stays_lazy_until_next_leave_test),
+	KUNIT_CASE(bh_disabled_enter_does_nothing_test),
+	KUNIT_CASE(bh_disabled_flush_leaves_pair_pending_test),
 	KUNIT_CASE(user_write_not_deferred_test),
 	KUNIT_CASE(irq_write_immediate_test),
 	KUNIT_CASE(softirq_write_immediate_test),
 	KUNIT_CASE_PARAM(table_write_deferred_test, table_write_gen_params),
+	KUNIT_CASE_PARAM(invalid_table_entry_no_pair_test,
+			 invalid_entry_gen_params),
 	KUNIT_CASE(unbalanced_leave_harmless_test),
 	KUNIT_CASE(ioremap_barrier_pairs_test),
 	KUNIT_CASE_PARAM(vmalloc_barrier_pairs_test,

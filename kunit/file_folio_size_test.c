@@ -695,6 +695,43 @@ static void exec_size_under_madv_random_test(struct kunit *test)
 }
 
 /*
+ * The exec window is what the file's readahead state describes after the
+ * fault, whatever an earlier window left there: its start and size, and
+ * no asynchronous part (text seldom benefits from readahead), so the
+ * folio read carries no readahead mark for a later fault to act on.
+ */
+static void exec_window_readahead_state_test(struct kunit *test)
+{
+	struct vfsmount *sys = file_enabled_begin(test);
+	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
+	struct file_ra_state ra;
+	struct page_cache_file *f;
+	struct folio *folio;
+	bool marked;
+
+	KUNIT_ASSERT_GT(test, control_write(sys, ORDER_16_PAGES, "always+exec"),
+			0);
+	f = page_cache_file_create(test, mnt, FILE_PAGES, true, 0,
+				   MAX_PAGECACHE_ORDER, PAGE_SIZE);
+	/* What a read-around window of 64 pages at page 500 leaves. */
+	f->file->f_ra.start = 468;
+	f->file->f_ra.size = 64;
+	f->file->f_ra.async_size = 16;
+	page_cache_file_fault(test, f, 37);
+	ra = f->file->f_ra;
+	folio = filemap_get_folio(f->mapping, 32);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(folio));
+	marked = folio_test_readahead(folio);
+	folio_put(folio);
+
+	KUNIT_EXPECT_EQ(test, ra.start, 32UL);
+	KUNIT_EXPECT_EQ(test, ra.size, 16U);
+	KUNIT_EXPECT_EQ(test, ra.async_size, 0U);
+	KUNIT_EXPECT_FALSE_MSG(test, marked,
+			       "the exec window's folio carries a readahead mark");
+}
+
+/*
  * The exec window is kept to what the VMA maps: a text mapping that
  * starts or ends inside the exec size's aligned block reads no page of the
  * file outside it (next to text in a file lie other sections, or padding),
@@ -931,6 +968,67 @@ static void sequential_read_reaches_allowed_sizes_test(struct kunit *test)
 }
 
 /*
+ * With every size allowed, the default, the ramp is 6.12's: a window's
+ * folios are two orders above the previous window's, so a sequential read
+ * from the start of a file begins with folios of 4 pages, not with the
+ * largest the window would hold (32 pages here).
+ */
+static void read_ramp_starts_two_orders_up_test(struct kunit *test)
+{
+	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
+	struct page_cache_file *f;
+	struct folio *folio;
+	unsigned int order;
+
+	if (!IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE))
+		kunit_skip(test, "needs CONFIG_TRANSPARENT_HUGEPAGE (the page cache takes large folios only with it)");
+	f = page_cache_file_create(test, mnt, FILE_PAGES, false, 0,
+				   MAX_PAGECACHE_ORDER, PAGE_SIZE);
+	page_cache_file_read(test, f);
+	folio = filemap_get_folio(f->mapping, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(folio));
+	order = folio_order(folio);
+	folio_put(folio);
+	KUNIT_EXPECT_EQ_MSG(test, order, ORDER_4_PAGES,
+			    "the first window's folios are not two orders above order 0");
+}
+
+/*
+ * The ramp stays within the mapping's folio orders: in a mapping of at
+ * most 4-page folios, with every size allowed, a sequential buffered read
+ * gets folios of 4 pages, none larger.
+ */
+static void sequential_read_keeps_mapping_max_order_test(struct kunit *test)
+{
+	struct vfsmount *sys = file_enabled_begin(test);
+	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
+	unsigned int order, largest = 0;
+	struct page_cache_file *f;
+	struct folio *folio;
+	pgoff_t index;
+
+	for (order = FILE_ORDER_MIN; order <= FILE_ORDER_MAX; order++)
+		KUNIT_ASSERT_GT(test, control_write(sys, order, "always"), 0);
+	f = page_cache_file_create(test, mnt, FILE_PAGES, false, 0,
+				   ORDER_4_PAGES, PAGE_SIZE);
+	page_cache_file_read(test, f);
+	for (index = 0; index < FILE_PAGES; index += 1UL << order) {
+		folio = filemap_get_folio(f->mapping, index);
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(folio),
+				       "page %lu was not read", index);
+		order = folio_order(folio);
+		folio_put(folio);
+		largest = max(largest, order);
+		if (order > ORDER_4_PAGES) {
+			KUNIT_FAIL(test, "folio at %lu of order %u, above the mapping's largest, %u",
+				   index, order, ORDER_4_PAGES);
+			break;
+		}
+	}
+	KUNIT_EXPECT_EQ(test, largest, ORDER_4_PAGES);
+}
+
+/*
  * A mapping whose folios are at least 4 pages (a file system block larger
  * than a page) keeps that minimum when file_enabled allows none of its
  * sizes: read-around falls back to the minimum, never below it.
@@ -1048,7 +1146,10 @@ static void reads_watch(struct kunit *test, struct page_cache_file *f)
 /*
  * The exec size's read drops the mmap lock for its I/O, as read-around
  * does (the fault is then retried): no read_folio() of the fault runs
- * with the lock held, in an executable mapping as in a data one.
+ * with the lock held, in an executable mapping as in a data one. The
+ * file pinned over the I/O is handed back to the fault, which drops it
+ * before the retry: once the fault is done, the file has the references
+ * it had, and the mmap lock is as the fault found it.
  */
 static void exec_read_drops_mmap_lock_test(struct kunit *test)
 {
@@ -1056,6 +1157,7 @@ static void exec_read_drops_mmap_lock_test(struct kunit *test)
 	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
 	static const bool mappings[] = { false, true };
 	struct page_cache_file *f;
+	unsigned long refs;
 	unsigned int i;
 	bool exec;
 
@@ -1065,10 +1167,18 @@ static void exec_read_drops_mmap_lock_test(struct kunit *test)
 		f = page_cache_file_create(test, mnt, FILE_PAGES, exec, 0,
 					   MAX_PAGECACHE_ORDER, PAGE_SIZE);
 		reads_watch(test, f);
+		refs = file_count(f->file);
 		page_cache_file_fault(test, f, 37);
 		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&reads_under_mmap_lock), 0,
 				    "the %s read ran with the mmap lock held",
 				    exec ? "exec size's" : "read-around's");
+		KUNIT_EXPECT_EQ_MSG(test, file_count(f->file), refs,
+				    "the %s fault kept a reference to the file",
+				    exec ? "exec size's" : "read-around's");
+		KUNIT_EXPECT_FALSE_MSG(test,
+				       rwsem_is_locked(&current->mm->mmap_lock),
+				       "the %s fault left the mmap lock taken",
+				       exec ? "exec size's" : "read-around's");
 		kunit_release_action(test, reads_unwatch, &watched_reads);
 	}
 }
@@ -1084,6 +1194,7 @@ static struct kunit_case file_exec_readahead_cases[] = {
 			 readahead_guard_gen_params),
 	KUNIT_CASE_PARAM(exec_window_kept_to_the_mapping_test,
 			 exec_vma_gen_params),
+	KUNIT_CASE(exec_window_readahead_state_test),
 	KUNIT_CASE(exec_read_drops_mmap_lock_test),
 	KUNIT_CASE_PARAM(get_folio_keeps_to_allowed_sizes_test,
 			 get_folio_gen_params),
@@ -1094,6 +1205,8 @@ static struct kunit_case file_exec_readahead_cases[] = {
 	KUNIT_CASE(read_around_keeps_min_order_test),
 	KUNIT_CASE_PARAM(sequential_read_reaches_allowed_sizes_test,
 			 ramp_gen_params),
+	KUNIT_CASE(read_ramp_starts_two_orders_up_test),
+	KUNIT_CASE(sequential_read_keeps_mapping_max_order_test),
 	{}
 };
 

@@ -32,6 +32,8 @@ static void mm_recorder_tlbflush(struct kunit *test,
 		     event->kind != ARM64_TLBFLUSH_ALL))
 		return;
 
+	if (rec->on_tlbflush)
+		rec->on_tlbflush(rec->on_tlbflush_data);
 	spin_lock_irqsave(&rec->lock, flags);
 	if (rec->nr_events < MM_RECORDER_MAX_EVENTS)
 		rec->events[rec->nr_events] = *event;

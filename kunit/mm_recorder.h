@@ -28,6 +28,13 @@ struct mm_recorder {
 	unsigned int nr_barriers;	/* by the case's task */
 	unsigned int nr_softirq_barriers;
 	unsigned int nr_irq_barriers;	/* by hard interrupts on the task */
+	/*
+	 * If set, called with on_tlbflush_data at each invalidation recorded,
+	 * as it is issued: what a case checks at that moment, such as the
+	 * break of break-before-make having cleared the entries already.
+	 */
+	void (*on_tlbflush)(void *data);
+	void *on_tlbflush_data;
 };
 
 int mm_recorder_register(void);
