@@ -227,11 +227,19 @@ class Result:
                       tuple(d.get('assertions', ())))
 
 
+def code_key(text: str) -> str:
+    """text with every run of white space made one space and none at the
+    ends: a row's original and mutated text match a mutant's whatever the
+    indentation, and a mutant of two lines (a move) fits in a row."""
+    return ' '.join(text.split())
+
+
 def load_equivalents(path: Path = EQUIVALENTS
                      ) -> Dict[Tuple[str, str, str, str], str]:
     """Reviewed mutants (equivalent ones, or explained survivors), keyed
-    by (patch, file, original line, mutated line), both stripped, so that
-    a row survives lines moving; the value is the reason."""
+    by (patch, file, original text, mutated text), both as code_key()
+    has them, so that a row survives lines moving; the value is the
+    reason."""
     found: Dict[Tuple[str, str, str, str], str] = {}
     if not path.exists():
         return found
@@ -240,13 +248,13 @@ def load_equivalents(path: Path = EQUIVALENTS
         if not why.strip():
             raise SeriesError(f'{where}: an equivalent mutant needs its '
                               'reason')
-        found[(patch, file, original.strip(), mutated.strip())] = why
+        found[(patch, file, code_key(original), code_key(mutated))] = why
     return found
 
 
 def equivalent_key(patch: str, m: mutate_gen.Mutation
                    ) -> Tuple[str, str, str, str]:
-    return (patch, m.file, m.original.strip(), m.mutated.strip())
+    return (patch, m.file, code_key(m.original), code_key(m.mutated))
 
 
 def compiler_warnings(output: str, file: str) -> List[str]:

@@ -254,6 +254,19 @@ class ReportTest(unittest.TestCase):
                     'mm/a.c', 7, 'ror', '\tif (a < b)', '\tif (a <= b)',
                     ''))], 'a == b cannot happen here')
 
+    def test_a_moved_line_is_one_row(self) -> None:
+        # A move mutant spans two lines; its row has them on one, with
+        # the white space between them as one space.
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / 'eq.tsv'
+            path.write_text('0017\tx.h\ta(); b();\tb(); a();\t'
+                            'a and b commute\n')
+            found = mutate.load_equivalents(path)
+            move = mutate.mutate_gen.Mutation(
+                'x.h', 4, 'move', '\ta();\n\t\tb();', '\tb();\n\t\ta();', '')
+            self.assertEqual(found[mutate.equivalent_key('0017', move)],
+                             'a and b commute')
+
 
 class SameObjectTest(unittest.TestCase):
     """A mutant whose object is the patched one's is not run."""
