@@ -488,6 +488,20 @@ static void expect_folios(struct kunit *test, struct page_cache_file *f,
 	}
 }
 
+/* The order of the folio that holds page @index; the page must be cached. */
+static unsigned int folio_order_at(struct kunit *test,
+				   struct page_cache_file *f, pgoff_t index)
+{
+	struct folio *folio = filemap_get_folio(f->mapping, index);
+	unsigned int order;
+
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(folio), "page %lu was not read",
+			       index);
+	order = folio_order(folio);
+	folio_put(folio);
+	return order;
+}
+
 /* The folios one fault at @index reads into a fresh file. */
 static unsigned int folios_after_fault(struct kunit *test,
 				       struct vfsmount *mnt, bool exec,
@@ -942,7 +956,6 @@ static void sequential_read_reaches_allowed_sizes_test(struct kunit *test)
 	struct vfsmount *sys = file_enabled_begin(test);
 	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
 	struct page_cache_file *f;
-	struct folio *folio;
 	unsigned int order;
 	pgoff_t index;
 
@@ -954,11 +967,7 @@ static void sequential_read_reaches_allowed_sizes_test(struct kunit *test)
 				   MAX_PAGECACHE_ORDER, PAGE_SIZE);
 	page_cache_file_read(test, f);
 	for (index = 0; index < FILE_PAGES; index += 1UL << order) {
-		folio = filemap_get_folio(f->mapping, index);
-		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(folio),
-				       "page %lu was not read", index);
-		order = folio_order(folio);
-		folio_put(folio);
+		order = folio_order_at(test, f, index);
 		if (order != r->want_order) {
 			KUNIT_FAIL(test, "folio at %lu of order %u, not %u",
 				   index, order, r->want_order);
@@ -977,7 +986,6 @@ static void read_ramp_starts_two_orders_up_test(struct kunit *test)
 {
 	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
 	struct page_cache_file *f;
-	struct folio *folio;
 	unsigned int order;
 
 	if (!IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE))
@@ -985,10 +993,7 @@ static void read_ramp_starts_two_orders_up_test(struct kunit *test)
 	f = page_cache_file_create(test, mnt, FILE_PAGES, false, 0,
 				   MAX_PAGECACHE_ORDER, PAGE_SIZE);
 	page_cache_file_read(test, f);
-	folio = filemap_get_folio(f->mapping, 0);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(folio));
-	order = folio_order(folio);
-	folio_put(folio);
+	order = folio_order_at(test, f, 0);
 	KUNIT_EXPECT_EQ_MSG(test, order, ORDER_4_PAGES,
 			    "the first window's folios are not two orders above order 0");
 }
@@ -1004,7 +1009,6 @@ static void sequential_read_keeps_mapping_max_order_test(struct kunit *test)
 	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
 	unsigned int order, largest = 0;
 	struct page_cache_file *f;
-	struct folio *folio;
 	pgoff_t index;
 
 	for (order = FILE_ORDER_MIN; order <= FILE_ORDER_MAX; order++)
@@ -1013,11 +1017,7 @@ static void sequential_read_keeps_mapping_max_order_test(struct kunit *test)
 				   ORDER_4_PAGES, PAGE_SIZE);
 	page_cache_file_read(test, f);
 	for (index = 0; index < FILE_PAGES; index += 1UL << order) {
-		folio = filemap_get_folio(f->mapping, index);
-		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(folio),
-				       "page %lu was not read", index);
-		order = folio_order(folio);
-		folio_put(folio);
+		order = folio_order_at(test, f, index);
 		largest = max(largest, order);
 		if (order > ORDER_4_PAGES) {
 			KUNIT_FAIL(test, "folio at %lu of order %u, above the mapping's largest, %u",

@@ -39,11 +39,13 @@ MUTANTS_DIR = project.KUNIT_DIR / 'mutants'
 TABLE = MUTANTS_DIR / 'mutants.tsv'
 TREE_NAME = 'mutant'
 # A mutant of code every boot runs often hangs the kernel before its
-# suite: the lanes mutants run on reach their first suite in 1 to 2 s.
-BOOT_S = 45
+# suite: the lanes mutants run on reach their first suite in 1 to 2 s, so
+# 15 s of silence is a hang with a margin of seven (hangs are a fifth of a
+# run's boots and, at 45 s, two thirds of its time).
+BOOT_S = 15
 # Or it hangs a case: no case of the suites keeps the console silent for
 # more than 3 s here (the 1G folio and pud cases, in the full ptc runs).
-STALL_S = 60
+STALL_S = 20
 
 
 @dataclass(frozen=True)
