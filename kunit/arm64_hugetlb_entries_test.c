@@ -499,6 +499,179 @@ static void huge_ptep_get_inside_block_test(struct kunit *test)
 }
 
 /*
+ * Each access bit on its own: the last entry of a clean, old block gets
+ * only one of them, so that a read or a clear that takes one bit for the
+ * other, or looks at one only under the other, shows.
+ */
+struct access_bit {
+	const char *desc;
+	bool dirty, young;
+};
+
+static const struct access_bit access_bits[] = {
+	{ "dirty", true, false },
+	{ "young", false, true },
+};
+
+/* Each access bit over each size made of several entries. */
+struct bit_param {
+	const struct entry_size *size;
+	const struct access_bit *bit;
+};
+
+static struct bit_param bit_params[ARRAY_SIZE(entry_sizes) *
+				   ARRAY_SIZE(access_bits)];
+
+static const void *contig_bit_gen_params(const void *prev, char *desc)
+{
+	const struct bit_param *prev_param = prev;
+	size_t i = prev_param ? prev_param - bit_params + 1 : 0;
+
+	for (; i < ARRAY_SIZE(bit_params); i++) {
+		struct bit_param *p = &bit_params[i];
+
+		p->size = &entry_sizes[i / ARRAY_SIZE(access_bits)];
+		p->bit = &access_bits[i % ARRAY_SIZE(access_bits)];
+		if (p->size->ncontig == 1)
+			continue;
+		snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s_%s", p->size->desc,
+			 p->bit->desc);
+		return p;
+	}
+	return NULL;
+}
+
+static pte_t pte_with_bits(pte_t pte, bool dirty, bool young)
+{
+	if (dirty)
+		pte = pte_mkdirty(pte);
+	if (young)
+		pte = pte_mkyoung(pte);
+	return pte;
+}
+
+/* A clean, old block whose last entry has @bit only. */
+static void set_block_bit_at_end(const struct entry_fixture *f,
+				 const struct access_bit *bit)
+{
+	unsigned int last = f->s->ncontig - 1;
+
+	set_huge_pte_at(f->mm, f->addr, f->ptep, present_entry(f), f->s->size);
+	__set_pte(f->ptep + last, pte_with_bits(entry_at(f, last), bit->dirty,
+						bit->young));
+}
+
+static void expect_bits(struct kunit *test, pte_t got, bool dirty, bool young)
+{
+	KUNIT_EXPECT_EQ_MSG(test, !!pte_dirty(got), dirty, "dirty bit");
+	KUNIT_EXPECT_EQ_MSG(test, !!pte_young(got), young, "young bit");
+}
+
+/* huge_ptep_get() merges each bit as itself, and only that bit. */
+static void huge_ptep_get_merges_each_bit_test(struct kunit *test)
+{
+	const struct bit_param *p = test->param_value;
+	struct entry_fixture *f = entry_fixture_create(test, p->size, true);
+
+	set_block_bit_at_end(f, p->bit);
+	expect_bits(test, huge_ptep_get(f->mm, f->addr, f->ptep),
+		    p->bit->dirty, p->bit->young);
+}
+
+/* So does the break that huge_ptep_get_and_clear() makes. */
+static void huge_ptep_get_and_clear_merges_each_bit_test(struct kunit *test)
+{
+	const struct bit_param *p = test->param_value;
+	struct entry_fixture *f = entry_fixture_create(test, p->size, true);
+	pte_t got;
+
+	set_block_bit_at_end(f, p->bit);
+	got = huge_ptep_get_and_clear(f->mm, f->addr, f->ptep, p->size->size);
+	expect_block_none(test, f);
+	expect_bits(test, got, p->bit->dirty, p->bit->young);
+}
+
+/*
+ * A PROT_NONE block (mprotect(PROT_NONE) of a hugetlb mapping) is present
+ * but not valid: its entries still map the folio, and the dirty bit of
+ * any of them is the block's, for huge_ptep_get() and for the break.
+ */
+static void prot_none_block_merges_dirty_test(struct kunit *test)
+{
+	const struct entry_size *s = test->param_value;
+	struct entry_fixture *f = entry_fixture_create(test, s, true);
+	pte_t pte = pte_modify(present_entry(f), PAGE_NONE);
+	unsigned int last = s->ncontig - 1;
+	pte_t got;
+
+	KUNIT_ASSERT_TRUE(test, pte_present(pte) && !pte_valid(pte));
+	set_huge_pte_at(f->mm, f->addr, f->ptep, pte, s->size);
+	__set_pte(f->ptep + last, pte_mkdirty(entry_at(f, last)));
+
+	got = huge_ptep_get(f->mm, f->addr, f->ptep);
+	KUNIT_EXPECT_TRUE_MSG(test, pte_dirty(got),
+			      "huge_ptep_get(): dirty bit of entry %u not merged",
+			      last);
+	got = huge_ptep_get_and_clear(f->mm, f->addr, f->ptep, s->size);
+	KUNIT_EXPECT_TRUE_MSG(test, pte_dirty(got),
+			      "huge_ptep_get_and_clear(): dirty bit of entry %u not merged",
+			      last);
+	expect_block_none(test, f);
+}
+
+/* Only the sizes of one entry. */
+static const void *single_size_gen_params(const void *prev, char *desc)
+{
+	const struct entry_size *prev_size = prev;
+	size_t i = prev_size ? prev_size - entry_sizes + 1 : 0;
+
+	for (; i < ARRAY_SIZE(entry_sizes); i++) {
+		if (entry_sizes[i].ncontig == 1) {
+			strscpy(desc, entry_sizes[i].desc,
+				KUNIT_PARAM_DESC_SIZE);
+			return &entry_sizes[i];
+		}
+	}
+	return NULL;
+}
+
+/* Entries past a one-entry block, as many as the largest contiguous run. */
+#define SINGLE_NEIGHBOURS	max(CONT_PTES, CONT_PMDS)
+
+static void clear_single_neighbours(void *data)
+{
+	struct entry_fixture *f = data;
+	unsigned int i;
+
+	for (i = 1; i <= SINGLE_NEIGHBOURS; i++)
+		__pte_clear(f->mm, f->addr + i * f->s->pgsize, f->ptep + i);
+}
+
+/*
+ * A block of one entry (no contiguous bit) is its own entry only, even
+ * when the entries after it in the table are dirty and young.
+ */
+static void huge_ptep_get_single_entry_test(struct kunit *test)
+{
+	const struct entry_size *s = test->param_value;
+	struct entry_fixture *f = entry_fixture_create(test, s, true);
+	pte_t stray = pte_mkyoung(pte_mkdirty(present_entry(f)));
+	pte_t got;
+	unsigned int i;
+
+	set_huge_pte_at(f->mm, f->addr, f->ptep, present_entry(f), s->size);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+			clear_single_neighbours, f), 0);
+	for (i = 1; i <= SINGLE_NEIGHBOURS; i++)
+		__set_pte(f->ptep + i, stray);
+
+	got = huge_ptep_get(f->mm, f->addr, f->ptep);
+	KUNIT_EXPECT_FALSE_MSG(test, pte_dirty(got) || pte_young(got),
+			       "a one-entry block merged the entries after it");
+	KUNIT_EXPECT_EQ(test, pte_pfn(got), f->pfn);
+}
+
+/*
  * huge_ptep_get_and_clear() clears the block; present entries come back
  * with dirty/young merged, others as the first entry unmodified (F1, F2).
  */
@@ -594,8 +767,90 @@ static void huge_ptep_set_access_flags_test(struct kunit *test)
 		KUNIT_EXPECT_TRUE_MSG(test, pte_young(entry_at(f, i)),
 				      "entry %u", i);
 	}
-	if (s->ncontig > 1)
+	if (s->ncontig > 1) {
 		expect_bbm_flush(test, f, rec);
+	} else {
+		/* The one entry's page: a stale read-only TLB entry goes. */
+		KUNIT_ASSERT_EQ(test, rec->nr_events, 1);
+		KUNIT_EXPECT_EQ(test, mm_recorder_last(test, rec)->start,
+				f->addr);
+	}
+}
+
+static void expect_block_dirty_young(struct kunit *test,
+				     const struct entry_fixture *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < f->s->ncontig; i++) {
+		KUNIT_EXPECT_TRUE_MSG(test, pte_dirty(entry_at(f, i)),
+				      "entry %u", i);
+		KUNIT_EXPECT_TRUE_MSG(test, pte_young(entry_at(f, i)),
+				      "entry %u", i);
+	}
+}
+
+/*
+ * A contiguous block whose every entry already has the access flags asked
+ * for is left alone: no break, no flush, and the call says so. The entries
+ * after the block stay none, and are not read as the block's.
+ */
+static void huge_ptep_set_access_flags_unchanged_test(struct kunit *test)
+{
+	const struct entry_size *s = test->param_value;
+	struct entry_fixture *f = entry_fixture_create(test, s, true);
+	pte_t pte = pte_mkyoung(pte_mkdirty(present_entry(f)));
+	struct mm_recorder *rec;
+	int changed;
+
+	set_huge_pte_at(f->mm, f->addr, f->ptep, pte, s->size);
+	rec = mm_recorder_start(test, f->mm);
+	changed = huge_ptep_set_access_flags(f->vma, f->addr, f->ptep, pte, 1);
+	mm_recorder_stop(rec);
+
+	KUNIT_EXPECT_EQ(test, changed, 0);
+	KUNIT_EXPECT_EQ(test, rec->nr_events, 0);
+	expect_block(test, f, pte);
+	expect_block_dirty_young(test, f);
+}
+
+/*
+ * Every entry is compared, the last one too: a block that differs from
+ * the flags asked for in its last entry only is rewritten.
+ */
+static void huge_ptep_set_access_flags_last_entry_test(struct kunit *test)
+{
+	const struct entry_size *s = test->param_value;
+	struct entry_fixture *f = entry_fixture_create(test, s, true);
+	pte_t pte = pte_mkyoung(pte_mkdirty(present_entry(f)));
+	unsigned int last = s->ncontig - 1;
+	int changed;
+
+	set_huge_pte_at(f->mm, f->addr, f->ptep, pte, s->size);
+	__set_pte(f->ptep + last, pte_mkold(pte_mkclean(entry_at(f, last))));
+	changed = huge_ptep_set_access_flags(f->vma, f->addr, f->ptep, pte, 1);
+
+	KUNIT_EXPECT_EQ(test, changed, 1);
+	expect_block_dirty_young(test, f);
+}
+
+/*
+ * What the break finds is kept: asked for the other access bit only, a
+ * block whose last entry had @bit ends with both on every entry.
+ */
+static void huge_ptep_set_access_flags_keeps_bit_test(struct kunit *test)
+{
+	const struct bit_param *p = test->param_value;
+	struct entry_fixture *f = entry_fixture_create(test, p->size, true);
+	pte_t pte = pte_with_bits(present_entry(f), !p->bit->dirty,
+				  !p->bit->young);
+	int changed;
+
+	set_block_bit_at_end(f, p->bit);
+	changed = huge_ptep_set_access_flags(f->vma, f->addr, f->ptep, pte, 0);
+
+	KUNIT_EXPECT_EQ(test, changed, 1);
+	expect_block_dirty_young(test, f);
 }
 
 /*
@@ -1090,11 +1345,25 @@ static struct kunit_case arm64_hugetlb_entries_cases[] = {
 			 contig_size_gen_params),
 	KUNIT_CASE_PARAM(huge_ptep_get_inside_block_test,
 			 contig_size_gen_params),
+	KUNIT_CASE_PARAM(huge_ptep_get_merges_each_bit_test,
+			 contig_bit_gen_params),
+	KUNIT_CASE_PARAM(huge_ptep_get_single_entry_test,
+			 single_size_gen_params),
+	KUNIT_CASE_PARAM(prot_none_block_merges_dirty_test,
+			 contig_size_gen_params),
 	KUNIT_CASE_PARAM(huge_ptep_get_and_clear_test, entry_param_gen),
+	KUNIT_CASE_PARAM(huge_ptep_get_and_clear_merges_each_bit_test,
+			 contig_bit_gen_params),
 	KUNIT_CASE_PARAM(huge_ptep_clear_flush_test, entry_size_gen_params),
 	KUNIT_CASE_PARAM(huge_ptep_set_wrprotect_test, entry_size_gen_params),
 	KUNIT_CASE_PARAM(huge_ptep_set_access_flags_test,
 			 entry_size_gen_params),
+	KUNIT_CASE_PARAM(huge_ptep_set_access_flags_unchanged_test,
+			 contig_size_gen_params),
+	KUNIT_CASE_PARAM(huge_ptep_set_access_flags_last_entry_test,
+			 contig_size_gen_params),
+	KUNIT_CASE_PARAM(huge_ptep_set_access_flags_keeps_bit_test,
+			 contig_bit_gen_params),
 	KUNIT_CASE_PARAM(huge_pte_clear_test, entry_size_gen_params),
 	KUNIT_CASE_PARAM(set_huge_pte_at_kernel_barriers_test,
 			 entry_size_gen_params),
