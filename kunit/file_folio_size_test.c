@@ -35,6 +35,7 @@
 
 #include "kern_mount_fixture.h"
 #include "page_cache_file.h"
+#include "page_events.h"
 
 #define THP_DIR		"kernel/mm/transparent_hugepage"
 #define SHOW_MAX	64
@@ -1102,6 +1103,157 @@ static void get_folio_keeps_to_allowed_sizes_test(struct kunit *test)
 }
 
 /*
+ * __filemap_get_folio() does what each of its flags asks, of a folio it
+ * finds in the page cache and of one it creates: locked or not, marked
+ * accessed or not, at the index and order the mapping allows, allocated
+ * with the gfp the flags make of the mapping's. A created folio larger
+ * than the mapping's minimum is only tried (no retries, no warning).
+ */
+struct get_folio_flags {
+	const char *desc;
+	bool cached;			/* page @index is read in first */
+	fgf_t fgp;
+	pgoff_t index;
+	unsigned int order;		/* asked for with fgf_set_order() */
+	/* The mapping's folio orders; max 0: the page cache's maximum. */
+	unsigned int min_order, max_order;
+	bool locked, referenced;
+	pgoff_t want_index;
+	unsigned int want_order;
+	gfp_t gfp_set, gfp_clear;	/* of the creating allocation */
+};
+
+/* What a caller that reads the folio in asks for. */
+#define GET_CREATE	(FGP_CREAT | FGP_LOCK)
+
+static const struct get_folio_flags get_folio_flag_cases[] = {
+	{ .desc = "found", .cached = true, .index = 8, .want_index = 8 },
+	{ .desc = "found_locked", .cached = true, .fgp = FGP_LOCK, .index = 8,
+	  .locked = true, .want_index = 8 },
+	{ .desc = "found_accessed", .cached = true, .fgp = FGP_ACCESSED,
+	  .index = 8, .referenced = true, .want_index = 8 },
+	{ .desc = "created_locked", .fgp = GET_CREATE, .index = 8,
+	  .locked = true, .want_index = 8,
+	  .gfp_set = __GFP_FS | __GFP_DIRECT_RECLAIM,
+	  .gfp_clear = __GFP_NORETRY | __GFP_WRITE },
+	{ .desc = "created_for_mmap", .fgp = FGP_CREAT | FGP_FOR_MMAP,
+	  .index = 8, .want_index = 8 },
+	{ .desc = "created_accessed", .fgp = GET_CREATE | FGP_ACCESSED,
+	  .index = 8, .locked = true, .referenced = true, .want_index = 8 },
+	{ .desc = "created_nofs", .fgp = GET_CREATE | FGP_NOFS, .index = 8,
+	  .locked = true, .want_index = 8, .gfp_set = __GFP_IO,
+	  .gfp_clear = __GFP_FS },
+	{ .desc = "created_nowait", .fgp = GET_CREATE | FGP_NOWAIT, .index = 8,
+	  .locked = true, .want_index = 8,
+	  .gfp_set = __GFP_KSWAPD_RECLAIM | __GFP_NOWARN,
+	  .gfp_clear = __GFP_DIRECT_RECLAIM | __GFP_FS | __GFP_IO },
+	/* ramfs does not write back: no __GFP_WRITE for its writes */
+	{ .desc = "created_for_write", .fgp = GET_CREATE | FGP_WRITE,
+	  .index = 8, .locked = true, .want_index = 8,
+	  .gfp_clear = __GFP_WRITE },
+	{ .desc = "created_16_pages", .fgp = GET_CREATE, .index = 32,
+	  .order = 4, .locked = true, .want_index = 32, .want_order = 4,
+	  .gfp_set = __GFP_NORETRY | __GFP_NOWARN },
+	/* an unaligned index gets the largest folio aligned there */
+	{ .desc = "created_16_pages_at_8", .fgp = GET_CREATE, .index = 8,
+	  .order = 4, .locked = true, .want_index = 8, .want_order = 3 },
+	{ .desc = "created_16_pages_at_1", .fgp = GET_CREATE, .index = 1,
+	  .order = 4, .locked = true, .want_index = 1,
+	  .gfp_clear = __GFP_NORETRY },
+	{ .desc = "created_16_pages_max_4", .fgp = GET_CREATE, .index = 32,
+	  .order = 4, .max_order = 2, .locked = true, .want_index = 32,
+	  .want_order = 2 },
+	/* a mapping of 4-page folios at least: page 3 is in the one at 0 */
+	{ .desc = "created_min_4_at_3", .fgp = GET_CREATE, .index = 3,
+	  .min_order = 2, .locked = true, .want_index = 0, .want_order = 2,
+	  .gfp_clear = __GFP_NORETRY },
+};
+
+KUNIT_ARRAY_PARAM_DESC(get_folio_flags, get_folio_flag_cases, desc);
+
+static void get_folio_flags_test(struct kunit *test)
+{
+	const struct get_folio_flags *c = test->param_value;
+	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
+	const struct page_event *alloc;
+	struct page_cache_file *f;
+	struct page_events *ev;
+	struct folio *folio;
+	fgf_t fgp = c->fgp;
+
+	if ((c->order || c->min_order) &&
+	    !IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE))
+		kunit_skip(test, "needs CONFIG_TRANSPARENT_HUGEPAGE (the page cache takes large folios only with it)");
+	f = page_cache_file_create(test, mnt, FILE_PAGES, false, c->min_order,
+				   c->max_order, PAGE_SIZE);
+	if (c->cached) {
+		folio = __filemap_get_folio(f->mapping, c->index, GET_CREATE,
+					    mapping_gfp_mask(f->mapping));
+		KUNIT_ASSERT_FALSE(test, IS_ERR(folio));
+		KUNIT_ASSERT_FALSE(test, folio_test_referenced(folio));
+		folio_unlock(folio);
+		folio_put(folio);
+	}
+	if (c->order)
+		fgp |= fgf_set_order(PAGE_SIZE << c->order);
+
+	ev = page_events_start(test);
+	folio = __filemap_get_folio(f->mapping, c->index, fgp,
+				    mapping_gfp_mask(f->mapping));
+	page_events_stop(ev);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(folio), "error %ld",
+			       PTR_ERR(folio));
+	KUNIT_EXPECT_EQ(test, folio_test_locked(folio), c->locked);
+	KUNIT_EXPECT_EQ(test, folio_test_referenced(folio), c->referenced);
+	KUNIT_EXPECT_EQ(test, folio->index, c->want_index);
+	KUNIT_EXPECT_EQ(test, folio_order(folio), c->want_order);
+	KUNIT_EXPECT_PTR_EQ(test, folio->mapping, f->mapping);
+	alloc = page_events_alloc_at(ev, folio_pfn(folio));
+	if (c->cached) {
+		KUNIT_EXPECT_NULL_MSG(test, alloc,
+				      "a folio in the page cache was allocated again");
+	} else {
+		KUNIT_ASSERT_NOT_NULL_MSG(test, alloc,
+					  "the folio's allocation was not seen");
+		KUNIT_EXPECT_EQ_MSG(test, alloc->gfp & c->gfp_set, c->gfp_set,
+				    "gfp %pGg", &alloc->gfp);
+		KUNIT_EXPECT_EQ_MSG(test, alloc->gfp & c->gfp_clear, 0,
+				    "gfp %pGg", &alloc->gfp);
+	}
+	if (c->locked)
+		folio_unlock(folio);
+	folio_put(folio);
+}
+
+/*
+ * With FGP_NOWAIT a folio that someone else holds locked is not waited
+ * for: -EAGAIN, and the reference the lookup took is dropped again.
+ */
+static void get_folio_nowait_on_locked_test(struct kunit *test)
+{
+	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
+	struct page_cache_file *f;
+	struct folio *folio, *got;
+	int refs;
+
+	f = page_cache_file_create(test, mnt, FILE_PAGES, false, 0,
+				   MAX_PAGECACHE_ORDER, PAGE_SIZE);
+	folio = __filemap_get_folio(f->mapping, 8, GET_CREATE,
+				    mapping_gfp_mask(f->mapping));
+	KUNIT_ASSERT_FALSE(test, IS_ERR(folio));
+	refs = folio_ref_count(folio);
+
+	got = __filemap_get_folio(f->mapping, 8, FGP_LOCK | FGP_NOWAIT,
+				  mapping_gfp_mask(f->mapping));
+	KUNIT_EXPECT_EQ(test, folio_ref_count(folio), refs);
+	folio_unlock(folio);
+	folio_put(folio);
+	KUNIT_EXPECT_TRUE_MSG(test, got == ERR_PTR(-EAGAIN), "got %p", got);
+	if (!IS_ERR_OR_NULL(got))
+		folio_put(got);
+}
+
+/*
  * Whether a file's reads ran with the case's mmap lock held: its mapping's
  * read_folio(), which readahead calls for each folio it reads (ramfs has
  * no readahead()), wrapped for the case.
@@ -1198,6 +1350,8 @@ static struct kunit_case file_exec_readahead_cases[] = {
 	KUNIT_CASE(exec_read_drops_mmap_lock_test),
 	KUNIT_CASE_PARAM(get_folio_keeps_to_allowed_sizes_test,
 			 get_folio_gen_params),
+	KUNIT_CASE_PARAM(get_folio_flags_test, get_folio_flags_gen_params),
+	KUNIT_CASE(get_folio_nowait_on_locked_test),
 	KUNIT_CASE_PARAM(exec_mark_removed_test, mark_remover_gen_params),
 	KUNIT_CASE(no_exec_size_unchanged_test),
 	KUNIT_CASE_PARAM(read_around_keeps_to_allowed_sizes_test,

@@ -1233,6 +1233,65 @@ static void large_order_leaves_area_order_test(struct kunit *test)
 	}
 }
 
+/*
+ * What is left at the area's own order the caller's path allocates at that
+ * order: of an area of 3 contpte blocks, the last block is one allocation
+ * of the area's order, naturally aligned and split into independent
+ * order-0 pages, on the node asked for. Had that path given up, vmalloc
+ * would have fallen back to an area of order 0; had it taken order-0
+ * pages, the block would not be one allocation. The base tree maps no
+ * vmalloc area in contpte blocks, so its area is of order 0.
+ */
+struct remainder_node {
+	const char *desc;
+	bool other;		/* the node the case does not run on */
+};
+
+static const struct remainder_node remainder_nodes[] = {
+	{ "any_node", false },
+	{ "other_node", true },
+};
+
+KUNIT_ARRAY_PARAM_DESC(remainder_node, remainder_nodes, desc);
+
+static void huge_area_remainder_at_area_order_test(struct kunit *test)
+{
+	const struct remainder_node *n = test->param_value;
+	const unsigned int want = CONT_PTE_SHIFT - PAGE_SHIFT;
+	int nid = n->other ? other_memory_node(test) : NUMA_NO_NODE;
+	struct page_events *ev = page_events_start(test);
+	const struct page_event *alloc;
+	struct vm_struct *area;
+	unsigned int last, i;
+	unsigned long pfn;
+
+	area = kunit_vm_area(test, __vmalloc_node_range(3 * CONT_PTE_SIZE, 1,
+				VMALLOC_START, VMALLOC_END, GFP_KERNEL,
+				PAGE_KERNEL, VM_ALLOW_HUGE_VMAP, nid,
+				__builtin_return_address(0)));
+	page_events_stop(ev);
+	KUNIT_ASSERT_EQ(test, area->nr_pages, 3U << want);
+	KUNIT_ASSERT_EQ_MSG(test, area_page_order(area), want,
+			    "the area is not mapped in contpte blocks");
+	expect_order0_pages(test, area);
+	for (i = 0; nid != NUMA_NO_NODE && i < area->nr_pages; i++)
+		KUNIT_ASSERT_EQ_MSG(test, page_to_nid(area->pages[i]), nid,
+				    "page %u is not of node %d", i, nid);
+
+	last = area->nr_pages - (1U << want);
+	pfn = page_to_pfn(area->pages[last]);
+	alloc = page_events_alloc_at(ev, pfn);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, alloc,
+				  "page %u was not allocated as a block's first",
+				  last);
+	KUNIT_EXPECT_EQ(test, alloc->order, want);
+	KUNIT_EXPECT_TRUE_MSG(test, IS_ALIGNED(pfn, 1UL << want),
+			      "block at page %u: pfn %#lx", last, pfn);
+	for (i = 1; i < (1U << want); i++)
+		KUNIT_EXPECT_EQ_MSG(test, page_to_pfn(area->pages[last + i]),
+				    pfn + i, "page %u", last + i);
+}
+
 /* Whether @pfn is one of the area's pages. */
 static bool area_has_pfn(const struct vm_struct *area, unsigned long pfn)
 {
@@ -1291,6 +1350,8 @@ static struct kunit_case vmalloc_large_order_cases[] = {
 	KUNIT_CASE_PARAM(huge_area_blocks_test, huge_size_gen_params),
 	KUNIT_CASE_PARAM(large_order_leaves_area_order_test,
 			 remainder_size_gen_params),
+	KUNIT_CASE_PARAM(huge_area_remainder_at_area_order_test,
+			 remainder_node_gen_params),
 	KUNIT_CASE(large_order_yields_test),
 	KUNIT_CASE(large_order_gfp_test),
 	KUNIT_CASE(nofail_test),
