@@ -503,6 +503,46 @@ static unsigned int folio_order_at(struct kunit *test,
 	return order;
 }
 
+/*
+ * Readahead is done with what it took: the file's invalidate lock is free
+ * again and the task is out of the NOFS allocation scope it entered.
+ */
+static void expect_readahead_done(struct kunit *test,
+				  struct page_cache_file *f)
+{
+	KUNIT_EXPECT_FALSE_MSG(test, rwsem_is_locked(&f->mapping->invalidate_lock),
+			       "readahead left the invalidate lock taken");
+	KUNIT_EXPECT_FALSE_MSG(test, current->flags & PF_MEMALLOC_NOFS,
+			       "readahead left the task in a NOFS scope");
+}
+
+/*
+ * Pages @first to @last are in naturally aligned folios, none of which
+ * reaches past @end (the file's end).
+ */
+static void expect_aligned_folios(struct kunit *test,
+				  struct page_cache_file *f, pgoff_t first,
+				  pgoff_t last, pgoff_t end)
+{
+	pgoff_t index = first;
+
+	while (index <= last) {
+		struct folio *folio = filemap_get_folio(f->mapping, index);
+
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(folio),
+				       "page %lu was not read", index);
+		KUNIT_EXPECT_TRUE_MSG(test, IS_ALIGNED(folio->index,
+						       folio_nr_pages(folio)),
+				      "folio at %lu of order %u", folio->index,
+				      folio_order(folio));
+		KUNIT_EXPECT_LE_MSG(test, folio->index + folio_nr_pages(folio),
+				    end, "folio at %lu of order %u",
+				    folio->index, folio_order(folio));
+		index = folio->index + folio_nr_pages(folio);
+		folio_put(folio);
+	}
+}
+
 /* The folios one fault at @index reads into a fresh file. */
 static unsigned int folios_after_fault(struct kunit *test,
 				       struct vfsmount *mnt, bool exec,
@@ -967,6 +1007,7 @@ static void sequential_read_reaches_allowed_sizes_test(struct kunit *test)
 	f = page_cache_file_create(test, mnt, FILE_PAGES, false, 0,
 				   MAX_PAGECACHE_ORDER, PAGE_SIZE);
 	page_cache_file_read(test, f);
+	expect_readahead_done(test, f);
 	for (index = 0; index < FILE_PAGES; index += 1UL << order) {
 		order = folio_order_at(test, f, index);
 		if (order != r->want_order) {
@@ -1027,6 +1068,23 @@ static void sequential_read_keeps_mapping_max_order_test(struct kunit *test)
 		}
 	}
 	KUNIT_EXPECT_EQ(test, largest, ORDER_4_PAGES);
+}
+
+/*
+ * Readahead stops at the end of the file: a sequential read of a file of
+ * 1000 pages (no power of two) reads every page, in naturally aligned
+ * folios none of which reaches past page 999.
+ */
+static void sequential_read_stops_at_eof_test(struct kunit *test)
+{
+	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
+	struct page_cache_file *f;
+
+	f = page_cache_file_create(test, mnt, 1000, false, 0,
+				   MAX_PAGECACHE_ORDER, PAGE_SIZE);
+	page_cache_file_read(test, f);
+	expect_readahead_done(test, f);
+	expect_aligned_folios(test, f, 0, 999, 1000);
 }
 
 /*
@@ -1335,6 +1393,197 @@ static void exec_read_drops_mmap_lock_test(struct kunit *test)
 	}
 }
 
+/* Whether page @index of the file is in its page cache. */
+static bool page_cached(struct page_cache_file *f, pgoff_t index)
+{
+	struct folio *folio = filemap_get_folio(f->mapping, index);
+
+	if (IS_ERR(folio))
+		return false;
+	folio_put(folio);
+	return true;
+}
+
+/* Whether the folio that holds page @index carries the readahead mark. */
+static bool readahead_marked(struct kunit *test, struct page_cache_file *f,
+			     pgoff_t index)
+{
+	struct folio *folio = filemap_get_folio(f->mapping, index);
+	bool marked;
+
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(folio), "page %lu was not read",
+			       index);
+	marked = folio_test_readahead(folio);
+	folio_put(folio);
+	return marked;
+}
+
+/* Pages @first to @last (inclusive) are read, and none next to them. */
+static void expect_pages_read(struct kunit *test, struct page_cache_file *f,
+			      pgoff_t first, pgoff_t last)
+{
+	KUNIT_EXPECT_TRUE_MSG(test, page_cached(f, first), "page %lu", first);
+	KUNIT_EXPECT_TRUE_MSG(test, page_cached(f, last), "page %lu", last);
+	if (first)
+		KUNIT_EXPECT_FALSE_MSG(test, page_cached(f, first - 1),
+				       "page %lu, before the window", first - 1);
+	if (last + 1 < f->nr_pages)
+		KUNIT_EXPECT_FALSE_MSG(test, page_cached(f, last + 1),
+				       "page %lu, after the window", last + 1);
+}
+
+/*
+ * What a fault that finds nothing in the page cache reads for a data
+ * mapping (do_sync_mmap_readahead()): read-around, a window of ra_pages
+ * centred on the fault (clamped at the file's start), its last quarter
+ * marked for asynchronous readahead; under MADV_SEQUENTIAL a synchronous
+ * readahead from the fault on; under MADV_HUGEPAGE two PMD-sized folios
+ * from the fault's PMD-aligned block, the second marked, or one under
+ * MADV_RANDOM too. Every such read drops the mmap lock for its I/O and
+ * gives the file it pinned back to the fault.
+ */
+enum data_fault_kind { READ_AROUND, SEQUENTIAL, HUGEPAGE, HUGEPAGE_RANDOM };
+
+struct data_fault {
+	const char *desc;
+	enum data_fault_kind kind;
+	pgoff_t fault;		/* for HUGEPAGE*: HPAGE_PMD_NR / 2 + 1 */
+};
+
+static const struct data_fault data_faults[] = {
+	{ "read_around_at_500", READ_AROUND, 500 },
+	{ "read_around_at_5", READ_AROUND, 5 },
+	/* a window from page 485: a folio of 1 page, one of 2, 4-page ones */
+	{ "read_around_at_501", READ_AROUND, 501 },
+	{ "sequential_at_500", SEQUENTIAL, 500 },
+	{ "hugepage", HUGEPAGE },
+	{ "hugepage_random", HUGEPAGE_RANDOM },
+};
+
+KUNIT_ARRAY_PARAM_DESC(data_fault, data_faults, desc);
+
+static void data_fault_read(struct kunit *test, struct page_cache_file *f,
+			    pgoff_t index)
+{
+	unsigned long refs = file_count(f->file);
+
+	reads_watch(test, f);
+	page_cache_file_fault(test, f, index);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&reads_under_mmap_lock), 0,
+			    "a read ran with the mmap lock held");
+	KUNIT_EXPECT_EQ_MSG(test, file_count(f->file), refs,
+			    "the fault kept a reference to the file");
+	KUNIT_EXPECT_FALSE_MSG(test, rwsem_is_locked(&current->mm->mmap_lock),
+			       "the fault left the mmap lock taken");
+	expect_readahead_done(test, f);
+	kunit_release_action(test, reads_unwatch, &watched_reads);
+}
+
+#ifdef CONFIG_TRANSPARENT_HUGEPAGE
+static void data_fault_hugepage(struct kunit *test, struct vfsmount *mnt,
+				bool random)
+{
+	pgoff_t nr = HPAGE_PMD_NR;
+	struct page_cache_file *f;
+
+	if (HPAGE_PMD_ORDER > MAX_PAGECACHE_ORDER)
+		kunit_skip(test, "needs PMD-sized page cache folios (order %u), above the page cache's largest here (%u)",
+			   HPAGE_PMD_ORDER, MAX_PAGECACHE_ORDER);
+	f = page_cache_file_create(test, mnt, 4 * nr, false, 0,
+				   MAX_PAGECACHE_ORDER, PAGE_SIZE);
+	page_cache_file_advise(test, f, MADV_HUGEPAGE);
+	if (random)
+		page_cache_file_advise(test, f, MADV_RANDOM);
+	data_fault_read(test, f, nr / 2 + 1);
+
+	KUNIT_EXPECT_EQ(test, f->file->f_ra.size, (random ? 1 : 2) * nr);
+	KUNIT_EXPECT_EQ(test, f->file->f_ra.async_size, nr);
+	KUNIT_EXPECT_EQ(test, folio_order_at(test, f, 0), HPAGE_PMD_ORDER);
+	if (random) {
+		expect_pages_read(test, f, 0, nr - 1);
+		return;
+	}
+	expect_pages_read(test, f, 0, 2 * nr - 1);
+	KUNIT_EXPECT_EQ(test, folio_order_at(test, f, nr), HPAGE_PMD_ORDER);
+	KUNIT_EXPECT_TRUE_MSG(test, readahead_marked(test, f, nr),
+			      "the second PMD folio carries no readahead mark");
+}
+#else
+static void data_fault_hugepage(struct kunit *test, struct vfsmount *mnt,
+				bool random)
+{
+	kunit_skip(test, "needs CONFIG_TRANSPARENT_HUGEPAGE (MADV_HUGEPAGE)");
+}
+#endif
+
+static void data_fault_readahead_test(struct kunit *test)
+{
+	const struct data_fault *d = test->param_value;
+	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
+	struct page_cache_file *f;
+	pgoff_t ra_pages, first;
+
+	if (d->kind == HUGEPAGE || d->kind == HUGEPAGE_RANDOM) {
+		data_fault_hugepage(test, mnt, d->kind == HUGEPAGE_RANDOM);
+		return;
+	}
+	f = page_cache_file_create(test, mnt, FILE_PAGES, false, 0,
+				   MAX_PAGECACHE_ORDER, PAGE_SIZE);
+	ra_pages = f->file->f_ra.ra_pages;
+	if (d->kind == SEQUENTIAL) {
+		page_cache_file_advise(test, f, MADV_SEQUENTIAL);
+		data_fault_read(test, f, d->fault);
+		expect_pages_read(test, f, d->fault, d->fault + ra_pages - 1);
+		return;
+	}
+	data_fault_read(test, f, d->fault);
+	first = d->fault > ra_pages / 2 ? d->fault - ra_pages / 2 : 0;
+	KUNIT_EXPECT_EQ(test, f->file->f_ra.start, first);
+	KUNIT_EXPECT_EQ(test, f->file->f_ra.size, ra_pages);
+	KUNIT_EXPECT_EQ(test, f->file->f_ra.async_size, ra_pages / 4);
+	expect_pages_read(test, f, first, first + ra_pages - 1);
+	expect_aligned_folios(test, f, first, first + ra_pages - 1, FILE_PAGES);
+	KUNIT_EXPECT_TRUE_MSG(test, readahead_marked(test, f,
+				first + ra_pages - ra_pages / 4),
+			      "the window's last quarter carries no readahead mark");
+}
+
+/*
+ * A file whose mapping misses far more than it hits stops being read
+ * around: each fault that finds nothing counts a miss, and past
+ * MMAP_LOTSAMISS of them the fault reads its own page only.
+ */
+/* mm/filemap.c's MMAP_LOTSAMISS, which it keeps to itself. */
+#define FILEMAP_LOTSAMISS	100
+
+struct mmap_misses {
+	const char *desc;
+	unsigned int before;	/* ra->mmap_miss before the fault */
+	bool reads_around;
+};
+
+static const struct mmap_misses mmap_misses_cases[] = {
+	{ "one_below_the_limit", FILEMAP_LOTSAMISS - 1, true },
+	{ "at_the_limit", FILEMAP_LOTSAMISS, false },
+};
+
+KUNIT_ARRAY_PARAM_DESC(mmap_misses, mmap_misses_cases, desc);
+
+static void mmap_misses_stop_read_around_test(struct kunit *test)
+{
+	const struct mmap_misses *m = test->param_value;
+	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
+	struct page_cache_file *f;
+
+	f = page_cache_file_create(test, mnt, FILE_PAGES, false, 0,
+				   MAX_PAGECACHE_ORDER, PAGE_SIZE);
+	f->file->f_ra.mmap_miss = m->before;
+	page_cache_file_fault(test, f, 500);
+	KUNIT_EXPECT_TRUE(test, page_cached(f, 500));
+	KUNIT_EXPECT_EQ_MSG(test, page_cached(f, 501), m->reads_around,
+			    "%u misses before the fault", m->before);
+}
+
 static struct kunit_case file_exec_readahead_cases[] = {
 	KUNIT_CASE_PARAM(exec_fault_reads_one_folio_test,
 			 exec_fault_gen_params),
@@ -1348,6 +1597,9 @@ static struct kunit_case file_exec_readahead_cases[] = {
 			 exec_vma_gen_params),
 	KUNIT_CASE(exec_window_readahead_state_test),
 	KUNIT_CASE(exec_read_drops_mmap_lock_test),
+	KUNIT_CASE_PARAM(data_fault_readahead_test, data_fault_gen_params),
+	KUNIT_CASE_PARAM(mmap_misses_stop_read_around_test,
+			 mmap_misses_gen_params),
 	KUNIT_CASE_PARAM(get_folio_keeps_to_allowed_sizes_test,
 			 get_folio_gen_params),
 	KUNIT_CASE_PARAM(get_folio_flags_test, get_folio_flags_gen_params),
@@ -1361,6 +1613,7 @@ static struct kunit_case file_exec_readahead_cases[] = {
 			 ramp_gen_params),
 	KUNIT_CASE(read_ramp_starts_two_orders_up_test),
 	KUNIT_CASE(sequential_read_keeps_mapping_max_order_test),
+	KUNIT_CASE(sequential_read_stops_at_eof_test),
 	{}
 };
 

@@ -708,9 +708,11 @@ def judging_context(repo: Path, target: Target, tools: Sequence[str],
         meta, name = line.split('\t', 1)
         blobs[name] = meta.split()[2]
     texts = {n: project.git(repo, 'cat-file', 'blob', b).stdout
-             for n, b in blobs.items() if n.endswith(('.c', '.h'))}
-    texts.update({n: '' for n in verdicts.SUITES_BUILD if n in blobs})
+             for n, b in blobs.items()
+             if n.endswith(('.c', '.h')) or n in verdicts.SUITES_BUILD}
     files = verdicts.suite_files(texts, target.suites)
+    build = verdicts.build_parts(texts.get('Makefile', ''),
+                                 texts.get('Kconfig', ''), files, texts)
     lane = kunit_run.LANES[target.lane]
     parts = [(f'config {c.name}', c.read_text()) for c in lane.configs]
     parts += [(f'qemu {lane.qemu_config.name}',
@@ -728,7 +730,7 @@ def judging_context(repo: Path, target: Target, tools: Sequence[str],
         tuple(verdicts.table_rows(project.MANIFEST.read_text(),
                                   target.suites)),
         tuple(verdicts.table_rows(warnings.read_text(), target.suites)),
-        tuple(parts), tuple(tools))
+        tuple(parts), tuple(tools), build)
 
 
 def keyed(repo: Path, mutations: Sequence[mutate_gen.Mutation],

@@ -12,7 +12,8 @@ changed in a suite that does not judge it, after lines moved.
   context: the judge's version; the patched tree's kernel sources (git
     object ids, which are content hashes, of everything but the suites'
     directory); the judging suites' files, with the local headers they
-    include and those headers' .c files, Kconfig and Makefile; their
+    include and those headers' .c files, their lines of Kconfig and
+    Makefile (build_parts()); their
     rows of kunit/manifest.tsv and kunit/warnings.tsv; the lane's
     configuration fragments, QEMU configuration, kernel arguments,
     filters; the first line of gcc's and QEMU's --version.
@@ -212,16 +213,22 @@ def key(mutant_identity: str, context: str) -> str:
 
 _SUITE_NAME = re.compile(r'\.name\s*=\s*"(\w+)"')
 _LOCAL_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
-# Files of the suites' directory every suite is built with.
+# Files of the suites' directory every suite is built with; only their
+# parts about the suite's own files go in its key (build_parts()).
 SUITES_BUILD = ('Kconfig', 'Makefile')
+_OBJ_LINE = re.compile(r'^obj-\$\(CONFIG_(\w+)\)\s*\+=\s*(\S+)\.o\s*$')
+_CONFIG_START = re.compile(r'^(?:menu)?config\s+(\w+)\s*$')
+_REFERENCES = re.compile(r'^\s*(select|imply|depends on)\s+(.*)$')
+_SYMBOL = re.compile(r'\b[A-Z][A-Z0-9_]*\b')
 
 
 def suite_files(files: Mapping[str, str], suites: Sequence[str]
                 ) -> List[str]:
     """The files of the suites' directory (name -> text) that the given
     suites are built from: the files that define them, the local headers
-    they include (transitively), each header's .c, and SUITES_BUILD. A
-    suite no file defines fails: its verdicts would hang on nothing."""
+    they include (transitively) and each header's .c (their part of
+    SUITES_BUILD is build_parts()'s). A suite no file defines fails: its
+    verdicts would hang on nothing."""
     wanted: List[str] = []
     for suite in suites:
         found = [n for n, t in sorted(files.items()) if n.endswith('.c')
@@ -238,7 +245,75 @@ def suite_files(files: Mapping[str, str], suites: Sequence[str]
         wanted += _LOCAL_INCLUDE.findall(files[name])
         if name.endswith('.h'):
             wanted.append(name[:-2] + '.c')
-    return sorted(chosen | {n for n in SUITES_BUILD if n in files})
+    return sorted(chosen)
+
+
+def kconfig_blocks(text: str) -> Tuple[Dict[str, List[str]], List[str]]:
+    """A Kconfig file as its config blocks (symbol -> lines, from its
+    `config` line up to the next line that starts in the first column)
+    and the lines outside them (the menu, if and endif frame)."""
+    blocks: Dict[str, List[str]] = {}
+    frame: List[str] = []
+    current: Optional[List[str]] = None
+    for line in text.splitlines():
+        start = _CONFIG_START.match(line)
+        if start:
+            current = blocks.setdefault(start.group(1), [])
+        elif line[:1] not in ('', ' ', '\t'):
+            current = None
+        (frame if current is None else current).append(line)
+    return blocks, frame
+
+
+def build_parts(makefile: str, kconfig: str, files: Sequence[str],
+                everything: Mapping[str, str]) -> str:
+    """What of the suites' Makefile and Kconfig the given suite files are
+    built with. everything: the suites' directory (name -> text).
+
+    The Makefile's lines, but those that build another suite or another
+    fixture (a .c beside its .h); the Kconfig's frame, the blocks of the
+    files' symbols and of the symbols those select, imply or depend on,
+    and every select or imply of a symbol defined outside this Kconfig
+    (the kernel's: it changes the kernel every suite runs on). A change
+    to another suite's Makefile line or Kconfig block leaves the key."""
+    local = {f[:-2] for f in files if f.endswith('.c')}
+
+    def someone_elses(obj: str) -> bool:
+        text = everything.get(obj + '.c', '')
+        return obj not in local and (bool(_SUITE_NAME.search(text)) or
+                                     obj + '.h' in everything)
+
+    objects: Dict[str, str] = {}
+    kept: List[str] = []
+    for line in makefile.splitlines():
+        obj = _OBJ_LINE.match(line)
+        if obj:
+            objects[obj.group(2)] = obj.group(1)
+        if not obj or not someone_elses(obj.group(2)):
+            kept.append(line)
+    blocks, frame = kconfig_blocks(kconfig)
+    wanted = [objects[o] for o in sorted(local) if o in objects]
+    chosen = set()
+    while wanted:
+        symbol = wanted.pop()
+        if symbol in chosen or symbol not in blocks:
+            continue
+        chosen.add(symbol)
+        for line in blocks[symbol]:
+            ref = _REFERENCES.match(line)
+            if ref:
+                wanted += _SYMBOL.findall(ref.group(2))
+    parts = ['makefile ' + line for line in kept]
+    parts += ['kconfig ' + line for line in frame]
+    for symbol in sorted(chosen):
+        parts += [f'kconfig {symbol}: {line}' for line in blocks[symbol]]
+    for symbol in sorted(set(blocks) - chosen):
+        for line in blocks[symbol]:
+            ref = _REFERENCES.match(line)
+            if ref and ref.group(1) != 'depends on' and any(
+                    s not in blocks for s in _SYMBOL.findall(ref.group(2))):
+                parts.append(f'kconfig {symbol}: {line}')
+    return '\n'.join(parts)
 
 
 def table_rows(text: str, suites: Sequence[str]) -> List[str]:
@@ -260,10 +335,12 @@ class Context:
     warnings_rows: Tuple[str, ...]
     lane: Tuple[Tuple[str, str], ...]       # (what, its text)
     tools: Tuple[str, ...]
+    build: str = ''             # build_parts() of the suites' files
 
     def text(self) -> str:
         parts = [f'judge {self.judge_version}', self.kernel]
         parts += [f'suite {f} {b}' for f, b in self.suites]
+        parts += [self.build]
         parts += [f'manifest {r}' for r in self.manifest_rows]
         parts += [f'warnings {r}' for r in self.warnings_rows]
         parts += [f'lane {w}\n{t}' for w, t in self.lane]

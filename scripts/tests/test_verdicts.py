@@ -136,8 +136,7 @@ class SuiteFilesTest(unittest.TestCase):
 
     def test_a_suite_brings_its_fixtures_and_their_c_files(self) -> None:
         self.assertEqual(verdicts.suite_files(self.FILES, ('suite_a',)),
-                         ['Kconfig', 'Makefile', 'a_test.c', 'deeper.h',
-                          'fix.c', 'fix.h'])
+                         ['a_test.c', 'deeper.h', 'fix.c', 'fix.h'])
 
     def test_a_suite_nothing_defines_fails(self) -> None:
         with self.assertRaisesRegex(SeriesError, 'defines suite suite_c'):
@@ -148,6 +147,68 @@ class SuiteFilesTest(unittest.TestCase):
                 'suite_ab.z\tpass\nsuite_b.w\tpass\n')
         self.assertEqual(verdicts.table_rows(text, ('suite_a',)),
                          ['suite_a.y.p\tpass'])
+
+
+class BuildPartsTest(unittest.TestCase):
+    """A suite's key holds its own lines of the suites' Makefile and
+    Kconfig, and what every suite is built with, not another suite's."""
+    FILES = {
+        'a_test.c': '#include "fix.h"\n.name = "suite_a",\n',
+        'b_test.c': '.name = "suite_b",\n', 'fix.h': '', 'fix.c': '',
+        'first.c': '/* runs before every suite */\n',
+    }
+    MAKEFILE = ('# link order is run order\n'
+                'obj-$(CONFIG_FIRST) += first.o\n'
+                'obj-$(CONFIG_FIX) += fix.o\n'
+                'obj-$(CONFIG_A_TEST) += a_test.o\n'
+                'obj-$(CONFIG_B_TEST) += b_test.o\n')
+    KCONFIG = ('menuconfig SUITES\n\tbool "suites"\n\nif SUITES\n\n'
+               'config FIX\n\tbool\n\n'
+               'config A_TEST\n\tbool "a"\n\tselect FIX\n\thelp\n'
+               '\t  Checks a.\n\n'
+               'config B_TEST\n\tbool "b"\n\tdepends on MMU\n\n'
+               'config FIRST\n\tbool\n\nendif\n')
+
+    def parts(self, makefile: str = MAKEFILE, kconfig: str = KCONFIG
+              ) -> str:
+        files = verdicts.suite_files(self.FILES, ('suite_a',))
+        return verdicts.build_parts(makefile, kconfig, files, self.FILES)
+
+    def test_blocks_are_cut_at_the_first_column(self) -> None:
+        blocks, frame = verdicts.kconfig_blocks(self.KCONFIG)
+        self.assertEqual(sorted(blocks), ['A_TEST', 'B_TEST', 'FIRST',
+                                          'FIX', 'SUITES'])
+        self.assertIn('\t  Checks a.', blocks['A_TEST'])
+        self.assertIn('if SUITES', frame)
+        self.assertIn('endif', frame)
+
+    def test_another_suites_lines_leave_it(self) -> None:
+        self.assertEqual(self.parts(), self.parts(
+            kconfig=self.KCONFIG.replace('depends on MMU',
+                                         'depends on MMU && SYSFS')))
+        self.assertEqual(self.parts(), self.parts(
+            makefile=self.MAKEFILE.replace('b_test.o', 'b_test.o  ')))
+
+    def test_its_own_lines_and_its_fixtures_move_it(self) -> None:
+        for old, new in (('Checks a.', 'Checks a and b.'),
+                         ('config FIX\n\tbool', 'config FIX\n\tbool "f"')):
+            with self.subTest(new=new):
+                self.assertNotEqual(self.parts(), self.parts(
+                    kconfig=self.KCONFIG.replace(old, new)))
+        self.assertNotEqual(self.parts(), self.parts(
+            makefile=self.MAKEFILE.replace('fix.o', 'fix.o fix2.o')))
+
+    def test_what_every_suite_is_built_with_moves_it(self) -> None:
+        """A kernel option another suite selects, an object linked for
+        every suite, the frame."""
+        for kconfig in (self.KCONFIG.replace('depends on MMU',
+                                             'select DEBUG_VM'),
+                        self.KCONFIG.replace('if SUITES', 'if SUITES && X')):
+            with self.subTest(kconfig=kconfig):
+                self.assertNotEqual(self.parts(), self.parts(
+                    kconfig=kconfig))
+        self.assertNotEqual(self.parts(), self.parts(
+            makefile=self.MAKEFILE.replace('CONFIG_FIRST', 'CONFIG_FIRS')))
 
 
 def git(repo: Path, *args: str) -> str:
@@ -171,7 +232,11 @@ class ContextTest(unittest.TestCase):
         (suites / 'page_events.c').write_text('int e(void) { return 0; }\n')
         (suites / 'arm64_lazy_mmu_test.c').write_text(
             '.name = "arm64_lazy_mmu",\n')
-        (suites / 'Makefile').write_text('obj-y += x.o\n')
+        (suites / 'Makefile').write_text(
+            'obj-y += x.o\n'
+            'obj-$(CONFIG_VMALLOC_PAGES_KUNIT_TEST) += vmalloc_pages_test.o\n'
+            'obj-$(CONFIG_ARM64_LAZY_MMU_KUNIT_TEST) += '
+            'arm64_lazy_mmu_test.o\n')
         self.commit()
 
     def commit(self) -> str:
@@ -199,6 +264,12 @@ class ContextTest(unittest.TestCase):
     def test_another_suite_changed_keeps_the_key(self) -> None:
         self.assertFalse(self.changed('mm/series-kunit/arm64_lazy_mmu_test.c',
                                       '/* a comment */\n'))
+        self.assertFalse(self.changed(
+            'mm/series-kunit/Kconfig',
+            'config ARM64_LAZY_MMU_KUNIT_TEST\n\tbool "lazy"\n'))
+        self.assertTrue(self.changed(
+            'mm/series-kunit/Kconfig',
+            'config VMALLOC_PAGES_KUNIT_TEST\n\tbool "pages"\n'))
 
     def test_the_tools_and_the_lane_are_in_it(self) -> None:
         here = mutate.judging_context(self.repo, self.TARGET, ('gcc 12',
