@@ -6,6 +6,7 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
+import kernel_log
 import mutate
 import project
 from mutation import reach, schema, schemata
@@ -743,6 +744,19 @@ class SchemaJudgeTest(unittest.TestCase):
             None)
         self.assertEqual((got, globs), (None, []))
         self.assertEqual(left, {'runs before mm_mutant= is parsed': 1})
+
+
+class CasesReportedTest(unittest.TestCase):
+    def test_an_oops_before_any_case_is_no_case(self) -> None:
+        """The boot crashed before the schema kernel named its mutant:
+        the caller judges the stopped boot, as for a silent one."""
+        self.assertEqual(schemata.cases_reported(
+            {kernel_log.AFTER_SUITES: 'fail'}), {})
+        self.assertEqual(schemata.cases_reported({}), {})
+
+    def test_cases_keep_the_oops_after_them(self) -> None:
+        got = {'a.b': 'pass', kernel_log.AFTER_SUITES: 'fail'}
+        self.assertEqual(schemata.cases_reported(got), got)
 
 
 class StandingTest(unittest.TestCase):
