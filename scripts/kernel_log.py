@@ -81,3 +81,13 @@ def apply(outcomes: Dict[str, str], log: str, expected: Set[str],
         if adjusted.get(case, 'pass') == 'pass':
             adjusted[case] = 'fail'
     return adjusted, notes
+
+
+def cases_reported(outcomes: Dict[str, str]) -> Dict[str, str]:
+    """A run's outcomes, none when no case reported: a kernel that crashed
+    in code the boot runs has only its oops, filed under AFTER_SUITES,
+    which says the boot stopped (the caller's to judge), not that a case
+    ran."""
+    if all(case == AFTER_SUITES for case in outcomes):
+        return {}
+    return outcomes

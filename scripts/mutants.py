@@ -27,6 +27,7 @@ from typing import (Callable, Dict, Iterator, List, Optional, Sequence,
 
 import crash
 import header_users
+import kernel_log
 import kunit_run
 import manifest
 import project
@@ -334,8 +335,8 @@ def run_one(tree: Tree, mutant: Mutant, cache: Path, narrow: bool = False
     finally:
         if whole and _headers(mutant):
             compile_back(tree, mutant, cache)
-    outcomes, _ = kunit_run.outcomes_of(
-        final, tree.path, kunit_run.build_dir_name(mutant.lane))
+    outcomes = kernel_log.cases_reported(kunit_run.outcomes_of(
+        final, tree.path, kunit_run.build_dir_name(mutant.lane))[0])
     if not outcomes:
         # Every named case "never reported" would count as a kill. Only a
         # kernel QEMU ran and that stopped before its suites says

@@ -119,16 +119,6 @@ class Boot:
     seconds: float
 
 
-def cases_reported(outcomes: Dict[str, str]) -> Dict[str, str]:
-    """A boot's outcomes, none when no case reported: a kernel that
-    crashes in code the boot runs, before it says which mutant it runs,
-    has only the kernel log's oops, filed after the suites, which says
-    the boot stopped (the caller's to judge), not that a case ran."""
-    if all(case == kernel_log.AFTER_SUITES for case in outcomes):
-        return {}
-    return outcomes
-
-
 def boot(built: Built, cache: Path, lane: str, n: int,
          glob: Optional[str], run_name: str) -> Boot:
     """One boot of the schema kernel with mm_mutant=n on the lane, its
@@ -154,7 +144,7 @@ def boot(built: Built, cache: Path, lane: str, n: int,
         final = kunit_run.execute(built.tree, f'schema kernel, mutant {n}, '
                                   f'lane {lane}', run_name, cmd, cache,
                                   build_dir, boot_s=BOOT_S, stall_s=STALL_S)
-    outcomes = cases_reported(kunit_run.outcomes_of(
+    outcomes = kernel_log.cases_reported(kunit_run.outcomes_of(
         final, built.tree.path, build_dir)[0])
     log = final / 'test.log'
     said = reach.parse(log.read_text(errors='replace')) if log.exists() \

@@ -28,7 +28,8 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import (Callable, Dict, Iterable, List, Mapping, Optional,
+                    Sequence, Set, Tuple)
 
 import mutate_gen
 import tsv
@@ -236,16 +237,25 @@ def suite_files(files: Mapping[str, str], suites: Sequence[str]
         if not found:
             raise SeriesError(f'no file of the suites defines suite {suite}')
         wanted += found
-    chosen = set()
+
+    def needs(name: str) -> List[str]:
+        more = _LOCAL_INCLUDE.findall(files[name])
+        return more + [name[:-2] + '.c'] if name.endswith('.h') else more
+    return sorted(closure(wanted, files, needs))
+
+
+def closure(start: Iterable[str], known: Iterable[str],
+            follow: Callable[[str], Iterable[str]]) -> Set[str]:
+    """Every name of known reached from start through follow()."""
+    known = set(known)
+    wanted, chosen = list(start), set()
     while wanted:
         name = wanted.pop()
-        if name in chosen or name not in files:
+        if name in chosen or name not in known:
             continue
         chosen.add(name)
-        wanted += _LOCAL_INCLUDE.findall(files[name])
-        if name.endswith('.h'):
-            wanted.append(name[:-2] + '.c')
-    return sorted(chosen)
+        wanted += follow(name)
+    return chosen
 
 
 def kconfig_blocks(text: str) -> Tuple[Dict[str, List[str]], List[str]]:
@@ -292,17 +302,13 @@ def build_parts(makefile: str, kconfig: str, files: Sequence[str],
         if not obj or not someone_elses(obj.group(2)):
             kept.append(line)
     blocks, frame = kconfig_blocks(kconfig)
-    wanted = [objects[o] for o in sorted(local) if o in objects]
-    chosen = set()
-    while wanted:
-        symbol = wanted.pop()
-        if symbol in chosen or symbol not in blocks:
-            continue
-        chosen.add(symbol)
-        for line in blocks[symbol]:
-            ref = _REFERENCES.match(line)
-            if ref:
-                wanted += _SYMBOL.findall(ref.group(2))
+
+    def referenced(symbol: str) -> List[str]:
+        return [s for line in blocks[symbol]
+                for ref in [_REFERENCES.match(line)] if ref
+                for s in _SYMBOL.findall(ref.group(2))]
+    chosen = closure((objects[o] for o in sorted(local) if o in objects),
+                     blocks, referenced)
     parts = ['makefile ' + line for line in kept]
     parts += ['kconfig ' + line for line in frame]
     for symbol in sorted(chosen):

@@ -750,13 +750,13 @@ class CasesReportedTest(unittest.TestCase):
     def test_an_oops_before_any_case_is_no_case(self) -> None:
         """The boot crashed before the schema kernel named its mutant:
         the caller judges the stopped boot, as for a silent one."""
-        self.assertEqual(schemata.cases_reported(
+        self.assertEqual(kernel_log.cases_reported(
             {kernel_log.AFTER_SUITES: 'fail'}), {})
-        self.assertEqual(schemata.cases_reported({}), {})
+        self.assertEqual(kernel_log.cases_reported({}), {})
 
     def test_cases_keep_the_oops_after_them(self) -> None:
         got = {'a.b': 'pass', kernel_log.AFTER_SUITES: 'fail'}
-        self.assertEqual(schemata.cases_reported(got), got)
+        self.assertEqual(kernel_log.cases_reported(got), got)
 
 
 class StandingTest(unittest.TestCase):
