@@ -503,6 +503,31 @@ static unsigned int folio_order_at(struct kunit *test,
 	return order;
 }
 
+/* Whether page @index of the file is in its page cache. */
+static bool page_cached(struct page_cache_file *f, pgoff_t index)
+{
+	struct folio *folio = filemap_get_folio(f->mapping, index);
+
+	if (IS_ERR(folio))
+		return false;
+	folio_put(folio);
+	return true;
+}
+
+/* Whether the folio that holds page @index carries the readahead mark. */
+static bool readahead_marked(struct kunit *test, struct page_cache_file *f,
+			     pgoff_t index)
+{
+	struct folio *folio = filemap_get_folio(f->mapping, index);
+	bool marked;
+
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(folio), "page %lu was not read",
+			       index);
+	marked = folio_test_readahead(folio);
+	folio_put(folio);
+	return marked;
+}
+
 /*
  * Readahead is done with what it took: the file's invalidate lock is free
  * again and the task is out of the NOFS allocation scope it entered.
@@ -761,7 +786,6 @@ static void exec_window_readahead_state_test(struct kunit *test)
 	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
 	struct file_ra_state ra;
 	struct page_cache_file *f;
-	struct folio *folio;
 	bool marked;
 
 	KUNIT_ASSERT_GT(test, control_write(sys, ORDER_16_PAGES, "always+exec"),
@@ -774,10 +798,7 @@ static void exec_window_readahead_state_test(struct kunit *test)
 	f->file->f_ra.async_size = 16;
 	page_cache_file_fault(test, f, 37);
 	ra = f->file->f_ra;
-	folio = filemap_get_folio(f->mapping, 32);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(folio));
-	marked = folio_test_readahead(folio);
-	folio_put(folio);
+	marked = readahead_marked(test, f, 32);
 
 	KUNIT_EXPECT_EQ(test, ra.start, 32UL);
 	KUNIT_EXPECT_EQ(test, ra.size, 16U);
@@ -1354,6 +1375,31 @@ static void reads_watch(struct kunit *test, struct page_cache_file *f)
 }
 
 /*
+ * Faults page @index of @f in and checks that the fault's reads dropped
+ * the mmap lock (the fault is then retried), that the file it pinned over
+ * the I/O was handed back and dropped, that the mmap lock is as the fault
+ * found it, and that readahead released what it took. @what names the
+ * read in the messages.
+ */
+static void fault_dropping_mmap_lock(struct kunit *test,
+				     struct page_cache_file *f, pgoff_t index,
+				     const char *what)
+{
+	unsigned long refs = file_count(f->file);
+
+	reads_watch(test, f);
+	page_cache_file_fault(test, f, index);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&reads_under_mmap_lock), 0,
+			    "the %s read ran with the mmap lock held", what);
+	KUNIT_EXPECT_EQ_MSG(test, file_count(f->file), refs,
+			    "the %s fault kept a reference to the file", what);
+	KUNIT_EXPECT_FALSE_MSG(test, rwsem_is_locked(&current->mm->mmap_lock),
+			       "the %s fault left the mmap lock taken", what);
+	expect_readahead_done(test, f);
+	kunit_release_action(test, reads_unwatch, &watched_reads);
+}
+
+/*
  * The exec size's read drops the mmap lock for its I/O, as read-around
  * does (the fault is then retried): no read_folio() of the fault runs
  * with the lock held, in an executable mapping as in a data one. The
@@ -1367,7 +1413,6 @@ static void exec_read_drops_mmap_lock_test(struct kunit *test)
 	struct vfsmount *mnt = kunit_kern_mount(test, "ramfs");
 	static const bool mappings[] = { false, true };
 	struct page_cache_file *f;
-	unsigned long refs;
 	unsigned int i;
 	bool exec;
 
@@ -1376,46 +1421,9 @@ static void exec_read_drops_mmap_lock_test(struct kunit *test)
 		exec = mappings[i];
 		f = page_cache_file_create(test, mnt, FILE_PAGES, exec, 0,
 					   MAX_PAGECACHE_ORDER, PAGE_SIZE);
-		reads_watch(test, f);
-		refs = file_count(f->file);
-		page_cache_file_fault(test, f, 37);
-		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&reads_under_mmap_lock), 0,
-				    "the %s read ran with the mmap lock held",
-				    exec ? "exec size's" : "read-around's");
-		KUNIT_EXPECT_EQ_MSG(test, file_count(f->file), refs,
-				    "the %s fault kept a reference to the file",
-				    exec ? "exec size's" : "read-around's");
-		KUNIT_EXPECT_FALSE_MSG(test,
-				       rwsem_is_locked(&current->mm->mmap_lock),
-				       "the %s fault left the mmap lock taken",
-				       exec ? "exec size's" : "read-around's");
-		kunit_release_action(test, reads_unwatch, &watched_reads);
+		fault_dropping_mmap_lock(test, f, 37, exec ? "exec size's" :
+							   "read-around's");
 	}
-}
-
-/* Whether page @index of the file is in its page cache. */
-static bool page_cached(struct page_cache_file *f, pgoff_t index)
-{
-	struct folio *folio = filemap_get_folio(f->mapping, index);
-
-	if (IS_ERR(folio))
-		return false;
-	folio_put(folio);
-	return true;
-}
-
-/* Whether the folio that holds page @index carries the readahead mark. */
-static bool readahead_marked(struct kunit *test, struct page_cache_file *f,
-			     pgoff_t index)
-{
-	struct folio *folio = filemap_get_folio(f->mapping, index);
-	bool marked;
-
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(folio), "page %lu was not read",
-			       index);
-	marked = folio_test_readahead(folio);
-	folio_put(folio);
-	return marked;
 }
 
 /* Pages @first to @last (inclusive) are read, and none next to them. */
@@ -1462,23 +1470,6 @@ static const struct data_fault data_faults[] = {
 
 KUNIT_ARRAY_PARAM_DESC(data_fault, data_faults, desc);
 
-static void data_fault_read(struct kunit *test, struct page_cache_file *f,
-			    pgoff_t index)
-{
-	unsigned long refs = file_count(f->file);
-
-	reads_watch(test, f);
-	page_cache_file_fault(test, f, index);
-	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&reads_under_mmap_lock), 0,
-			    "a read ran with the mmap lock held");
-	KUNIT_EXPECT_EQ_MSG(test, file_count(f->file), refs,
-			    "the fault kept a reference to the file");
-	KUNIT_EXPECT_FALSE_MSG(test, rwsem_is_locked(&current->mm->mmap_lock),
-			       "the fault left the mmap lock taken");
-	expect_readahead_done(test, f);
-	kunit_release_action(test, reads_unwatch, &watched_reads);
-}
-
 #ifdef CONFIG_TRANSPARENT_HUGEPAGE
 static void data_fault_hugepage(struct kunit *test, struct vfsmount *mnt,
 				bool random)
@@ -1494,7 +1485,7 @@ static void data_fault_hugepage(struct kunit *test, struct vfsmount *mnt,
 	page_cache_file_advise(test, f, MADV_HUGEPAGE);
 	if (random)
 		page_cache_file_advise(test, f, MADV_RANDOM);
-	data_fault_read(test, f, nr / 2 + 1);
+	fault_dropping_mmap_lock(test, f, nr / 2 + 1, "PMD-sized");
 
 	KUNIT_EXPECT_EQ(test, f->file->f_ra.size, (random ? 1 : 2) * nr);
 	KUNIT_EXPECT_EQ(test, f->file->f_ra.async_size, nr);
@@ -1532,11 +1523,11 @@ static void data_fault_readahead_test(struct kunit *test)
 	ra_pages = f->file->f_ra.ra_pages;
 	if (d->kind == SEQUENTIAL) {
 		page_cache_file_advise(test, f, MADV_SEQUENTIAL);
-		data_fault_read(test, f, d->fault);
+		fault_dropping_mmap_lock(test, f, d->fault, "sequential");
 		expect_pages_read(test, f, d->fault, d->fault + ra_pages - 1);
 		return;
 	}
-	data_fault_read(test, f, d->fault);
+	fault_dropping_mmap_lock(test, f, d->fault, "read-around's");
 	first = d->fault > ra_pages / 2 ? d->fault - ra_pages / 2 : 0;
 	KUNIT_EXPECT_EQ(test, f->file->f_ra.start, first);
 	KUNIT_EXPECT_EQ(test, f->file->f_ra.size, ra_pages);
