@@ -16,9 +16,12 @@
 #include <linux/fs.h>
 #include <linux/gfp.h>
 #include <linux/hugetlb.h>
+#include <linux/migrate_mode.h>
 #include <linux/mount.h>
 #include <linux/page_ext.h>
 #include <linux/page_owner.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
 #include <linux/stackdepot.h>
 
 #include "console_watch.h"
@@ -249,9 +252,48 @@ struct page_owner_record {
 	pid_t free_tgid;
 };
 
-static const struct page_owner_record *owner_record(struct page_ext *page_ext)
+static struct page_owner_record *owner_record(struct page_ext *page_ext)
 {
 	return page_ext_data(page_ext, &page_owner_ops);
+}
+
+/* What no writer of a page_owner record leaves in it. */
+#define OWNER_POISON_ID		(-2)
+#define OWNER_POISON_TS		U64_MAX
+
+/*
+ * Overwrites the allocation (@freed false) or the free fields of the
+ * records of [pfn, pfn + nr) with values no writer leaves, so that a
+ * field the next writer skips shows. The case holds the pages.
+ */
+static void poison_owner_records(struct kunit *test, unsigned long pfn,
+				 unsigned long nr, bool freed)
+{
+	unsigned long i;
+
+	for (i = 0; i < nr; i++) {
+		struct page_ext *page_ext = page_ext_get(pfn_to_page(pfn + i));
+		struct page_owner_record *r;
+
+		KUNIT_ASSERT_NOT_NULL(test, page_ext);
+		r = owner_record(page_ext);
+		if (freed) {
+			r->free_handle = 0;
+			r->free_ts_nsec = OWNER_POISON_TS;
+			r->free_pid = OWNER_POISON_ID;
+			r->free_tgid = OWNER_POISON_ID;
+		} else {
+			r->handle = 0;
+			r->order = U16_MAX;
+			r->gfp_mask = 0;
+			r->last_migrate_reason = OWNER_POISON_ID;
+			r->ts_nsec = OWNER_POISON_TS;
+			r->pid = OWNER_POISON_ID;
+			r->tgid = OWNER_POISON_ID;
+			strscpy(r->comm, "poison", sizeof(r->comm));
+		}
+		page_ext_put(page_ext);
+	}
 }
 
 static void need_page_owner(struct kunit *test)
@@ -274,34 +316,60 @@ static struct page_owner_record owner_record_of(struct kunit *test,
 }
 
 /*
+ * Whether @r is the record of the free (@freed) or of the allocation that
+ * @want describes: made by the case's task, with @want's stack and time
+ * stamp, and of an allocation also @want's order and gfp mask, never
+ * migrated.
+ */
+static bool owner_record_is(const struct page_owner_record *r,
+			    const struct page_owner_record *want, bool freed)
+{
+	if (freed)
+		return r->free_handle == want->free_handle &&
+		       r->free_ts_nsec == want->free_ts_nsec &&
+		       r->free_pid == current->pid &&
+		       r->free_tgid == current->tgid;
+	return r->handle == want->handle && r->ts_nsec == want->ts_nsec &&
+	       r->order == want->order && r->gfp_mask == want->gfp_mask &&
+	       r->last_migrate_reason == -1 && r->pid == current->pid &&
+	       r->tgid == current->tgid && !strcmp(r->comm, current->comm);
+}
+
+/*
  * Every page of [pfn, pfn + nr) has page 0's record of the allocation
- * (@freed false: by the case's task, never migrated) or of the free, by
- * the case's task, section by section; returns page 0's time stamp.
+ * (@freed false), of @order and @gfp, or of the free, by the case's
+ * task (owner_record_is()), section by section; returns page 0's time
+ * stamp. The case poisons the fields first (poison_owner_records()).
  */
 static u64 expect_owner_records(struct kunit *test, unsigned long pfn,
-				unsigned long nr, bool freed)
+				unsigned long nr, unsigned int order, gfp_t gfp,
+				bool freed)
 {
+	struct page_owner_record want = { .order = order, .gfp_mask = gfp };
 	unsigned long i, bad = 0, first_bad = 0;
-	u64 ts = 0;
 
 	for (i = 0; i < nr; i++) {
 		struct page_ext *page_ext = page_ext_get(pfn_to_page(pfn + i));
 		const struct page_owner_record *r;
-		bool allocated, migrated;
-		u64 when;
-		pid_t by;
+		bool allocated, same;
 
 		KUNIT_ASSERT_NOT_NULL(test, page_ext);
 		r = owner_record(page_ext);
 		allocated = test_bit(PAGE_EXT_OWNER_ALLOCATED, &page_ext->flags);
-		when = freed ? r->free_ts_nsec : r->ts_nsec;
-		by = freed ? r->free_pid : r->pid;
-		migrated = !freed && r->last_migrate_reason != -1;
+		if (!i) {
+			want.handle = r->handle;
+			want.free_handle = r->free_handle;
+			want.ts_nsec = r->ts_nsec;
+			want.free_ts_nsec = r->free_ts_nsec;
+		}
+		same = owner_record_is(r, &want, freed);
 		page_ext_put(page_ext);
 		if (!i)
-			ts = when;
-		if (when != ts || by != current->pid || allocated == freed ||
-		    migrated) {
+			KUNIT_EXPECT_NE_MSG(test, freed ? want.free_handle :
+					    want.handle, 0,
+					    "page 0 has no stack of the %s",
+					    freed ? "free" : "allocation");
+		if (!same || allocated == freed) {
 			if (!bad++)
 				first_bad = i;
 		}
@@ -313,7 +381,7 @@ static u64 expect_owner_records(struct kunit *test, unsigned long pfn,
 				    freed ? "free" : "allocation", first_bad);
 		bad = 0;
 	}
-	return ts;
+	return freed ? want.free_ts_nsec : want.ts_nsec;
 }
 
 /*
@@ -349,6 +417,7 @@ static void page_owner_records_test(struct kunit *test)
 {
 	const struct gigantic_order *o = owner_order();
 	unsigned long nr = 1UL << o->order, pfn;
+	gfp_t gfp = GFP_KERNEL | __GFP_COMP | __GFP_NOWARN;
 	struct folio *folio;
 	struct page *page;
 	u64 ts;
@@ -370,19 +439,22 @@ static void page_owner_records_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL_MSG(test, page, "no free %s range", o->desc);
 	pfn = page_to_pfn(page);
 	kunit_move_section_records(test, pfn, nr);
+	poison_owner_records(test, pfn, nr, false);
 	free_contig_range(pfn, nr);
 
-	err = alloc_contig_range(pfn, pfn + nr, MIGRATE_MOVABLE,
-				 GFP_KERNEL | __GFP_COMP | __GFP_NOWARN);
+	err = alloc_contig_range(pfn, pfn + nr, MIGRATE_MOVABLE, gfp);
 	KUNIT_ASSERT_EQ_MSG(test, err, 0,
 			    "the %s range at pfn %#lx was not free again",
 			    o->desc, pfn);
 	folio = pfn_folio(pfn);
 	KUNIT_EXPECT_EQ(test, folio_order(folio), o->order);
-	ts = expect_owner_records(test, pfn, nr, false);
+	/* The allocator records the mask of the task's scope. */
+	ts = expect_owner_records(test, pfn, nr, o->order,
+				  current_gfp_context(gfp), false);
 	expect_record_after_untouched(test, pfn + nr, ts, false);
+	poison_owner_records(test, pfn, nr, true);
 	folio_put(folio);
-	ts = expect_owner_records(test, pfn, nr, true);
+	ts = expect_owner_records(test, pfn, nr, o->order, 0, true);
 	expect_record_after_untouched(test, pfn + nr, ts, true);
 }
 
@@ -409,40 +481,141 @@ static void split_page_owner_test(struct kunit *test)
 }
 
 /*
- * Migration hands the old folio's allocation record to the new folio and
- * the new folio's allocation stack to each page of the old one, so that
- * freeing either takes its pages off the stack that counted them.
+ * Migration hands the old folio's allocation record (its page 0's) to
+ * each page of the new folio, and of its free record the time stamp,
+ * leaving the new folio allocated; it hands the new folio's allocation
+ * stack to each page of the old one, so that freeing either takes its
+ * pages off the stack that counted them. The old folio's record is made
+ * unlike the new one's in every field the copy carries: another gfp mask,
+ * a migration reason, a free time stamp no free writes.
  */
 static void folio_copy_owner_test(struct kunit *test)
 {
+	struct page_owner_record from;
 	struct folio *old, *new;
-	depot_stack_handle_t old_handle, new_handle;
+	depot_stack_handle_t new_handle;
+	struct page_ext *page_ext;
 	unsigned int i;
 
 	need_page_owner(test);
 	/* Two call sites: two allocation stacks. */
-	old = folio_alloc(GFP_KERNEL, 2);
+	old = folio_alloc(GFP_KERNEL | __GFP_ZERO, 2);
 	KUNIT_ASSERT_NOT_NULL(test, old);
 	new = folio_alloc(GFP_KERNEL, 2);
 	if (!new)
 		folio_put(old);
 	KUNIT_ASSERT_NOT_NULL(test, new);
-	old_handle = owner_record_of(test, &old->page).handle;
+	set_page_owner_migrate_reason(&old->page, MR_COMPACTION);
+	page_ext = page_ext_get(&old->page);
+	if (page_ext) {
+		owner_record(page_ext)->free_ts_nsec = OWNER_POISON_TS;
+		page_ext_put(page_ext);
+	}
+	from = owner_record_of(test, &old->page);
 	new_handle = owner_record_of(test, &new->page).handle;
-	KUNIT_EXPECT_NE_MSG(test, old_handle, new_handle,
+	KUNIT_EXPECT_NE_MSG(test, from.handle, new_handle,
 			    "the two allocations need stacks of their own");
 
 	folio_copy_owner(new, old);
 	for (i = 0; i < 4; i++) {
-		KUNIT_EXPECT_EQ_MSG(test,
-				    owner_record_of(test, folio_page(new, i)).handle,
-				    old_handle, "page %u of the new folio", i);
+		struct page_owner_record r;
+		bool allocated;
+
+		page_ext = page_ext_get(folio_page(new, i));
+		KUNIT_ASSERT_NOT_NULL(test, page_ext);
+		r = *owner_record(page_ext);
+		allocated = test_bit(PAGE_EXT_OWNER_ALLOCATED, &page_ext->flags);
+		page_ext_put(page_ext);
+		KUNIT_EXPECT_TRUE_MSG(test, r.handle == from.handle &&
+				      r.order == from.order &&
+				      r.gfp_mask == from.gfp_mask &&
+				      r.ts_nsec == from.ts_nsec &&
+				      r.last_migrate_reason == MR_COMPACTION,
+				      "page %u of the new folio has not the old folio's record of the allocation",
+				      i);
+		KUNIT_EXPECT_EQ_MSG(test, r.free_ts_nsec, OWNER_POISON_TS,
+				    "page %u of the new folio has not the old folio's free time stamp",
+				    i);
+		KUNIT_EXPECT_TRUE_MSG(test, allocated,
+				      "page %u of the new folio is no longer allocated",
+				      i);
 		KUNIT_EXPECT_EQ_MSG(test,
 				    owner_record_of(test, folio_page(old, i)).handle,
 				    new_handle, "page %u of the old folio", i);
 	}
 	folio_put(old);
 	folio_put(new);
+}
+
+/*
+ * The stack that made an allocation counts the pages it holds: a second
+ * order-3 allocation from the same call adds eight pages to its count, and
+ * freeing one of the two takes eight off.
+ */
+static void page_owner_stack_count_test(struct kunit *test)
+{
+	struct stack_record *stack[2] = {};
+	struct page *pages[2] = {};
+	unsigned int count[3] = {};
+	unsigned int i;
+	bool counted;
+
+	need_page_owner(test);
+	for (i = 0; i < ARRAY_SIZE(pages); i++) {
+		pages[i] = alloc_pages(GFP_KERNEL, 3);
+		if (!pages[i])
+			break;
+		stack[i] = __stack_depot_get_stack_record(owner_record_of(test,
+							  pages[i]).handle);
+		if (!stack[i])
+			break;
+		count[i] = refcount_read(&stack[i]->count);
+	}
+	counted = i == ARRAY_SIZE(pages) && stack[0] == stack[1];
+	if (counted) {
+		__free_pages(pages[1], 3);
+		pages[1] = NULL;
+		count[2] = refcount_read(&stack[0]->count);
+	}
+	for (i = 0; i < ARRAY_SIZE(pages); i++)
+		if (pages[i])
+			__free_pages(pages[i], 3);
+	KUNIT_ASSERT_TRUE_MSG(test, counted,
+			      "the case needs two order-3 blocks allocated by one stack");
+	KUNIT_EXPECT_EQ_MSG(test, count[1] - count[0], 8U,
+			    "pages the second allocation added to the stack's count");
+	KUNIT_EXPECT_EQ_MSG(test, count[1] - count[2], 8U,
+			    "pages the free took off the stack's count");
+}
+
+/*
+ * Pages allocated before page_owner was on get a record at its start, of
+ * order 0, without a gfp mask, never migrated: the page of a kmalloc
+ * cache's descriptor, which slab allocates at boot and never frees, has
+ * it.
+ */
+static void early_page_owner_record_test(struct kunit *test)
+{
+	struct kmem_cache *s = kmalloc_caches[KMALLOC_NORMAL][kmalloc_index(64)];
+	struct page_owner_record r;
+	struct page_ext *page_ext;
+	bool recorded;
+
+	need_page_owner(test);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	page_ext = page_ext_get(virt_to_page(s));
+	KUNIT_ASSERT_NOT_NULL(test, page_ext);
+	recorded = test_bit(PAGE_EXT_OWNER, &page_ext->flags) &&
+		   test_bit(PAGE_EXT_OWNER_ALLOCATED, &page_ext->flags);
+	r = *owner_record(page_ext);
+	page_ext_put(page_ext);
+	KUNIT_ASSERT_TRUE_MSG(test, recorded,
+			      "the page of kmalloc-64's descriptor has no record of its allocation");
+	KUNIT_EXPECT_NE(test, r.handle, 0);
+	KUNIT_EXPECT_EQ_MSG(test, r.gfp_mask, 0,
+			    "not the record the boot gives an early allocation");
+	KUNIT_EXPECT_EQ(test, r.order, 0);
+	KUNIT_EXPECT_EQ(test, r.last_migrate_reason, -1);
 }
 #else
 static void page_owner_records_test(struct kunit *test)
@@ -459,12 +632,24 @@ static void folio_copy_owner_test(struct kunit *test)
 {
 	kunit_skip(test, "needs CONFIG_PAGE_OWNER");
 }
+
+static void page_owner_stack_count_test(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_PAGE_OWNER");
+}
+
+static void early_page_owner_record_test(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_PAGE_OWNER");
+}
 #endif
 
 static struct kunit_case gigantic_page_owner_cases[] = {
 	KUNIT_CASE(page_owner_records_test),
 	KUNIT_CASE(split_page_owner_test),
 	KUNIT_CASE(folio_copy_owner_test),
+	KUNIT_CASE(page_owner_stack_count_test),
+	KUNIT_CASE(early_page_owner_record_test),
 	{}
 };
 
