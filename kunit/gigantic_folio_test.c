@@ -369,6 +369,11 @@ static u64 expect_owner_records(struct kunit *test, unsigned long pfn,
 					    want.handle, 0,
 					    "page 0 has no stack of the %s",
 					    freed ? "free" : "allocation");
+		if (!i)
+			KUNIT_EXPECT_NE_MSG(test, freed ? want.free_ts_nsec :
+					    want.ts_nsec, OWNER_POISON_TS,
+					    "page 0 has no time stamp of the %s",
+					    freed ? "free" : "allocation");
 		if (!same || allocated == freed) {
 			if (!bad++)
 				first_bad = i;
