@@ -302,15 +302,21 @@ static void need_page_owner(struct kunit *test)
 		kunit_skip(test, "needs page_owner on (page_owner=on)");
 }
 
-/* A copy of a page's page_owner record. */
+/*
+ * A copy of a page's page_owner record, and of its page_ext flags (the
+ * PAGE_EXT_OWNER bits) where @flags is not NULL.
+ */
 static struct page_owner_record owner_record_of(struct kunit *test,
-						struct page *page)
+						struct page *page,
+						unsigned long *flags)
 {
 	struct page_ext *page_ext = page_ext_get(page);
 	struct page_owner_record r;
 
 	KUNIT_ASSERT_NOT_NULL(test, page_ext);
 	r = *owner_record(page_ext);
+	if (flags)
+		*flags = READ_ONCE(page_ext->flags);
 	page_ext_put(page_ext);
 	return r;
 }
@@ -402,7 +408,7 @@ static void expect_record_after_untouched(struct kunit *test,
 
 	KUNIT_ASSERT_TRUE_MSG(test, pfn_valid(pfn),
 			      "the case needs memory after the folio");
-	r = owner_record_of(test, pfn_to_page(pfn));
+	r = owner_record_of(test, pfn_to_page(pfn), NULL);
 	KUNIT_EXPECT_NE_MSG(test, freed ? r.free_ts_nsec : r.ts_nsec, ts,
 			    "the page after the folio has the folio's record of the %s",
 			    freed ? "free" : "allocation");
@@ -479,7 +485,7 @@ static void split_page_owner_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, page);
 	split_page_owner(page, 2, 0);
 	for (i = 0; i < 8; i++)
-		KUNIT_EXPECT_EQ_MSG(test, owner_record_of(test, page + i).order,
+		KUNIT_EXPECT_EQ_MSG(test, owner_record_of(test, page + i, NULL).order,
 				    i < 4 ? 0 : 3, "page %u of the order-3 block",
 				    i);
 	__free_pages(page, 3);
@@ -499,7 +505,6 @@ static void folio_copy_owner_test(struct kunit *test)
 	struct page_owner_record from;
 	struct folio *old, *new;
 	depot_stack_handle_t new_handle;
-	struct page_ext *page_ext;
 	unsigned int i;
 
 	need_page_owner(test);
@@ -511,26 +516,19 @@ static void folio_copy_owner_test(struct kunit *test)
 		folio_put(old);
 	KUNIT_ASSERT_NOT_NULL(test, new);
 	set_page_owner_migrate_reason(&old->page, MR_COMPACTION);
-	page_ext = page_ext_get(&old->page);
-	if (page_ext) {
-		owner_record(page_ext)->free_ts_nsec = OWNER_POISON_TS;
-		page_ext_put(page_ext);
-	}
-	from = owner_record_of(test, &old->page);
-	new_handle = owner_record_of(test, &new->page).handle;
+	poison_owner_records(test, folio_pfn(old), 1, true);
+	from = owner_record_of(test, &old->page, NULL);
+	new_handle = owner_record_of(test, &new->page, NULL).handle;
 	KUNIT_EXPECT_NE_MSG(test, from.handle, new_handle,
 			    "the two allocations need stacks of their own");
 
 	folio_copy_owner(new, old);
 	for (i = 0; i < 4; i++) {
-		struct page_owner_record r;
-		bool allocated;
+		unsigned long flags;
+		struct page_owner_record r = owner_record_of(test,
+							     folio_page(new, i),
+							     &flags);
 
-		page_ext = page_ext_get(folio_page(new, i));
-		KUNIT_ASSERT_NOT_NULL(test, page_ext);
-		r = *owner_record(page_ext);
-		allocated = test_bit(PAGE_EXT_OWNER_ALLOCATED, &page_ext->flags);
-		page_ext_put(page_ext);
 		KUNIT_EXPECT_TRUE_MSG(test, r.handle == from.handle &&
 				      r.order == from.order &&
 				      r.gfp_mask == from.gfp_mask &&
@@ -541,11 +539,11 @@ static void folio_copy_owner_test(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, r.free_ts_nsec, OWNER_POISON_TS,
 				    "page %u of the new folio has not the old folio's free time stamp",
 				    i);
-		KUNIT_EXPECT_TRUE_MSG(test, allocated,
+		KUNIT_EXPECT_TRUE_MSG(test, test_bit(PAGE_EXT_OWNER_ALLOCATED, &flags),
 				      "page %u of the new folio is no longer allocated",
 				      i);
 		KUNIT_EXPECT_EQ_MSG(test,
-				    owner_record_of(test, folio_page(old, i)).handle,
+				    owner_record_of(test, folio_page(old, i), NULL).handle,
 				    new_handle, "page %u of the old folio", i);
 	}
 	folio_put(old);
@@ -571,7 +569,7 @@ static void page_owner_stack_count_test(struct kunit *test)
 		if (!pages[i])
 			break;
 		stack[i] = __stack_depot_get_stack_record(owner_record_of(test,
-							  pages[i]).handle);
+							  pages[i], NULL).handle);
 		if (!stack[i])
 			break;
 		count[i] = refcount_read(&stack[i]->count);
@@ -603,18 +601,13 @@ static void early_page_owner_record_test(struct kunit *test)
 {
 	struct kmem_cache *s = kmalloc_caches[KMALLOC_NORMAL][kmalloc_index(64)];
 	struct page_owner_record r;
-	struct page_ext *page_ext;
-	bool recorded;
+	unsigned long flags;
 
 	need_page_owner(test);
 	KUNIT_ASSERT_NOT_NULL(test, s);
-	page_ext = page_ext_get(virt_to_page(s));
-	KUNIT_ASSERT_NOT_NULL(test, page_ext);
-	recorded = test_bit(PAGE_EXT_OWNER, &page_ext->flags) &&
-		   test_bit(PAGE_EXT_OWNER_ALLOCATED, &page_ext->flags);
-	r = *owner_record(page_ext);
-	page_ext_put(page_ext);
-	KUNIT_ASSERT_TRUE_MSG(test, recorded,
+	r = owner_record_of(test, virt_to_page(s), &flags);
+	KUNIT_ASSERT_TRUE_MSG(test, test_bit(PAGE_EXT_OWNER, &flags) &&
+			      test_bit(PAGE_EXT_OWNER_ALLOCATED, &flags),
 			      "the page of kmalloc-64's descriptor has no record of its allocation");
 	KUNIT_EXPECT_NE(test, r.handle, 0);
 	KUNIT_EXPECT_EQ_MSG(test, r.gfp_mask, 0,
