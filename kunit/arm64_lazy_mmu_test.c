@@ -728,43 +728,6 @@ static void vmalloc_barrier_pairs_test(struct kunit *test)
 }
 
 /*
- * vfree() of p pages clears the area's entries through vunmap_pte_range(),
- * inside the mode as well: a pair per pte table, not one per page, and
- * the mode is left when it returns. The pages' own freeing writes no
- * kernel entry here (no DEBUG_PAGEALLOC), the lazy TLB flush comes later.
- */
-static void vfree_barrier_pairs_test(struct kunit *test)
-{
-	unsigned int nr = *(const unsigned int *)test->param_value;
-	unsigned long start, tables;
-	struct mm_recorder *rec;
-	unsigned int before;
-	void *addr;
-
-	if (debug_pagealloc_enabled() || IS_ENABLED(CONFIG_KASAN_VMALLOC))
-		kunit_skip(test, "DEBUG_PAGEALLOC or KASAN_VMALLOC unmaps pages of its own");
-	rec = mm_recorder_start(test, &init_mm);
-	addr = vmalloc(nr * PAGE_SIZE);
-	KUNIT_ASSERT_NOT_NULL(test, addr);
-	start = (unsigned long)addr;
-	before = rec->nr_barriers;
-	vfree(addr);
-	mm_recorder_stop(rec);
-
-	tables = (ALIGN(start + nr * PAGE_SIZE, PMD_SIZE) -
-		  ALIGN_DOWN(start, PMD_SIZE)) / PMD_SIZE;
-	kunit_info(test, "vfree of %u pages: %u barrier pairs (%lu pte tables)\n",
-		   nr, rec->nr_barriers - before, tables);
-	KUNIT_EXPECT_FALSE(test, in_lazy_mode());
-	KUNIT_EXPECT_FALSE(test, barriers_pending());
-	KUNIT_EXPECT_GE_MSG(test, rec->nr_barriers - before, 1,
-			    "the area's entries were cleared without a barrier pair");
-	/* The guard page after the area is unmapped too: maybe one table more. */
-	KUNIT_EXPECT_LE_MSG(test, rec->nr_barriers - before, tables + 1,
-			    "a pair for each page vfree() cleared");
-}
-
-/*
  * vmap() of an array with a hole fails half way through the pte loop (with a
  * WARN, see kunit/warnings.tsv): the mode must be left on that path too, so
  * the task's next kernel write gets its pair at once.
@@ -872,7 +835,6 @@ static struct kunit_case arm64_lazy_mmu_cases[] = {
 	KUNIT_CASE(ioremap_barrier_pairs_test),
 	KUNIT_CASE_PARAM(vmalloc_barrier_pairs_test,
 			 vmalloc_page_count_gen_params),
-	KUNIT_CASE_PARAM(vfree_barrier_pairs_test, vmalloc_page_count_gen_params),
 	KUNIT_CASE(vmap_error_leaves_mode_test),
 	KUNIT_CASE(other_task_pair_not_counted_test),
 	{}
