@@ -656,8 +656,11 @@ def judge(tree: Tree, patch: str, index: int, m: mutate_gen.Mutation,
                       ('(boot)',) if e.stopped_boot else (), detail=str(e))
     except SeriesError as e:
         # A patch that does not apply says "error:" too, but was not built.
+        # The linker names no "error:" (0018's vfree to kvfree defines
+        # kvfree() twice), yet that kernel was not built either.
         built = isinstance(e, mutants.NotApplied) or not re.search(
-            r': (?:fatal )?error: ', str(e))
+            r': (?:fatal )?error: |ld: .*(?:multiple definition of'
+            r'|undefined reference to) ', str(e))
         return Result(patch, m, NOT_JUDGED if built else NO_BUILD,
                       detail=str(e))
     kills = mutants.killed_by(mutant, outcomes, expected)

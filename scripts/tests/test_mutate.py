@@ -484,6 +484,21 @@ class JudgeHeaderTest(unittest.TestCase):
             'error: include/linux/a.h: patch does not apply'))
         self.assertEqual(got.verdict, mutate.NOT_JUDGED)
 
+    def test_a_kernel_that_does_not_link_is_not_built(self) -> None:
+        got = self.judge(built=SeriesError(
+            'kunit.py failed (exit 1): ERROR:root:aarch64-linux-gnu-ld: '
+            "mm/vmalloc.o: in function `kvfree': vmalloc.c:(.text+0x8c00): "
+            "multiple definition of `kvfree'; mm/util.o:util.c:(.text+0x3c8)"
+            ': first defined here'))
+        self.assertEqual(got.verdict, mutate.NO_BUILD)
+
+    def test_a_kernel_that_fails_after_its_build_is_not_judged(
+            self) -> None:
+        got = self.judge(built=SeriesError(
+            'kunit.py failed (exit 1): ERROR:root:qemu-system-aarch64: '
+            'cannot set up guest memory'))
+        self.assertEqual(got.verdict, mutate.NOT_JUDGED)
+
     def test_the_run_s_manifest_judges_not_the_file(self) -> None:
         # A case added to kunit/manifest.tsv while the run goes on is not
         # in the kernels the run built: it must not count as a kill.
