@@ -628,6 +628,13 @@ def prechecked(tree: Tree, patch: str, index: int, m: mutate_gen.Mutation,
             mutant)
 
 
+# What a failed kernel build says: the compiler's "error:", or the
+# linker's, which names no "error:" (0018's vfree to kvfree defines
+# kvfree() twice).
+KERNEL_NOT_BUILT = re.compile(r': (?:fatal )?error: |ld: .*(?:multiple '
+                              r'definition of|undefined reference to) ')
+
+
 def judge(tree: Tree, patch: str, index: int, m: mutate_gen.Mutation,
           target: Target, cache: Path, tree_id: str,
           equivalents: Dict[Tuple[str, str, str, str], str],
@@ -656,11 +663,8 @@ def judge(tree: Tree, patch: str, index: int, m: mutate_gen.Mutation,
                       ('(boot)',) if e.stopped_boot else (), detail=str(e))
     except SeriesError as e:
         # A patch that does not apply says "error:" too, but was not built.
-        # The linker names no "error:" (0018's vfree to kvfree defines
-        # kvfree() twice), yet that kernel was not built either.
-        built = isinstance(e, mutants.NotApplied) or not re.search(
-            r': (?:fatal )?error: |ld: .*(?:multiple definition of'
-            r'|undefined reference to) ', str(e))
+        built = isinstance(e, mutants.NotApplied) or \
+            not KERNEL_NOT_BUILT.search(str(e))
         return Result(patch, m, NOT_JUDGED if built else NO_BUILD,
                       detail=str(e))
     kills = mutants.killed_by(mutant, outcomes, expected)
