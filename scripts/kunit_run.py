@@ -221,8 +221,12 @@ def build_env(cache: Path) -> Dict[str, str]:
 
 
 def first_error(output: str) -> str:
-    """The line a user needs first: the compiler's error, else kunit.py's."""
+    """The line a user needs first: the compiler's error, the linker's
+    (which says no "error", and follows ld's "in function" line), else
+    kunit.py's."""
     for pattern in (r'^\S+:\d+:\d+: (?:fatal )?error: .*$',
+                    r'^.*(?:multiple definition of|undefined reference to)'
+                    r' .*$',
                     r'^.*\berror\b.*$', r'^ERROR:.*$'):
         found = re.search(pattern, output, re.M | re.I)
         if found:

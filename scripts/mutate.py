@@ -628,11 +628,11 @@ def prechecked(tree: Tree, patch: str, index: int, m: mutate_gen.Mutation,
             mutant)
 
 
-# What a failed kernel build says: the compiler's "error:", or the
-# linker's, which names no "error:" (0018's vfree to kvfree defines
-# kvfree() twice).
-KERNEL_NOT_BUILT = re.compile(r': (?:fatal )?error: |ld: .*(?:multiple '
-                              r'definition of|undefined reference to) ')
+# What a failed kernel build says (kunit_run.first_error()'s line): the
+# compiler's "error:", or the linker's, which names no "error:" (0018's
+# vfree to kvfree defines kvfree() twice).
+KERNEL_NOT_BUILT = re.compile(r': (?:fatal )?error: |(?:multiple definition'
+                              r' of|undefined reference to) ')
 
 
 def judge(tree: Tree, patch: str, index: int, m: mutate_gen.Mutation,

@@ -168,6 +168,22 @@ class FirstErrorTest(unittest.TestCase):
                          "../mm/series-kunit/x.c:3:16: error: 'y' "
                          "undeclared (first use in this function)")
 
+    def test_the_linker_s_line_comes_before_kunit_py_s(self) -> None:
+        # kunit.out of mutant 0018-158 (vfree to kvfree): ld names the
+        # function on one line and what is wrong with it on the next.
+        output = (
+            "$ make all compile_commands.json ARCH=arm64 O=.kunit-main\n"
+            "ERROR:root:aarch64-linux-gnu-ld: mm/vmalloc.o: in function "
+            "`kvfree':\n"
+            "vmalloc.c:(.text+0x8c00): multiple definition of `kvfree'; "
+            "mm/util.o:util.c:(.text+0x3c8): first defined here\n"
+            "make[4]: *** [../scripts/Makefile.vmlinux_o:65: vmlinux.o] "
+            "Error 1\n")
+        self.assertEqual(kunit_run.first_error(output),
+                         "vmalloc.c:(.text+0x8c00): multiple definition of "
+                         "`kvfree'; mm/util.o:util.c:(.text+0x3c8): first "
+                         "defined here")
+
     def test_falls_back_to_the_last_line(self) -> None:
         self.assertEqual(kunit_run.first_error('a\nb\n'), 'b')
 

@@ -485,11 +485,11 @@ class JudgeHeaderTest(unittest.TestCase):
         self.assertEqual(got.verdict, mutate.NOT_JUDGED)
 
     def test_a_kernel_that_does_not_link_is_not_built(self) -> None:
+        # The message kunit_run.execute() gives, with first_error()'s line.
         got = self.judge(built=SeriesError(
-            'kunit.py failed (exit 1): ERROR:root:aarch64-linux-gnu-ld: '
-            "mm/vmalloc.o: in function `kvfree': vmalloc.c:(.text+0x8c00): "
-            "multiple definition of `kvfree'; mm/util.o:util.c:(.text+0x3c8)"
-            ': first defined here'))
+            'mutant tree, mutant 0018-158: kunit.py failed (exit 1, see '
+            "x.failed): vmalloc.c:(.text+0x8c00): multiple definition of "
+            "`kvfree'; mm/util.o:util.c:(.text+0x3c8): first defined here"))
         self.assertEqual(got.verdict, mutate.NO_BUILD)
 
     def test_a_kernel_that_fails_after_its_build_is_not_judged(
