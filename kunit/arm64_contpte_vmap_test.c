@@ -19,6 +19,7 @@
 #include <linux/mm.h>
 #include <linux/set_memory.h>
 #include <linux/vmalloc.h>
+#include <asm/mmu_context.h>
 
 #include "console_watch.h"
 #include "kernel_map.h"
@@ -101,6 +102,7 @@ struct supported_shift_case {
 static const struct supported_shift_case supported_shift_cases[] = {
 	{ "page", PAGE_SIZE, PAGE_SHIFT },
 	{ "block_minus_page", CONT_PTE_SIZE - PAGE_SIZE, PAGE_SHIFT },
+	{ "block_minus_byte", CONT_PTE_SIZE - 1, PAGE_SHIFT },
 	{ "block", CONT_PTE_SIZE, CONT_PTE_SHIFT },
 	{ "block_plus_page", CONT_PTE_SIZE + PAGE_SIZE, CONT_PTE_SHIFT },
 	{ "16_blocks", SIXTEEN_BLOCKS, CONT_PTE_SHIFT },
@@ -563,28 +565,97 @@ static void vunmap_from_inside_contpte_block_test(struct kunit *test)
 }
 
 /*
- * vunmap_range() of the first page of a leaf of @size at @start: a caller
- * bug, which must warn (a WARN of __vunmap_range_noflush() in
+ * vunmap_range() of all but the first and the last page of one block: a
+ * caller bug, which must warn and clear that block whole, its walk ending
+ * at the range's end and not going on into the next block (F9, 0013).
+ */
+static void vunmap_inside_contpte_block_test(struct kunit *test)
+{
+	struct ioremap_fixture *f = ioremap_fixture(test, 4 * CONT_PTE_SIZE, 0);
+	unsigned long victim = f->addr + CONT_PTE_SIZE;
+
+	make_contpte_blocks(test, f->addr, f->addr + 4 * CONT_PTE_SIZE);
+	expect_contpte_blocks(test, f->addr, f->addr + 4 * CONT_PTE_SIZE, 4);
+
+	warn_watch_start(test, " at mm/vmalloc.c:", "vunmap_");
+	vunmap_range(victim + PAGE_SIZE, victim + CONT_PTE_SIZE - PAGE_SIZE);
+	console_watch_stop();
+
+	KUNIT_EXPECT_STRNEQ_MSG(test, console_watch_line(), "",
+				"vunmap_range() inside a contiguous block did not warn");
+	KUNIT_EXPECT_TRUE_MSG(test, kmap_range_unmapped(victim,
+							victim + CONT_PTE_SIZE),
+			      "the rest of the block stayed mapped");
+	expect_contpte_blocks(test, f->addr, victim, 1);
+	expect_contpte_blocks(test, victim + CONT_PTE_SIZE,
+			      f->addr + 4 * CONT_PTE_SIZE, 2);
+}
+
+/*
+ * vunmap_range() from the last page of one block to the end of the next:
+ * the walk goes on from the first block's start, so that its addresses
+ * stay those of the entries it clears, and clears both blocks (F9, 0013).
+ */
+static void vunmap_from_last_page_of_contpte_block_test(struct kunit *test)
+{
+	struct ioremap_fixture *f = ioremap_fixture(test, 4 * CONT_PTE_SIZE, 0);
+	unsigned long victim = f->addr + CONT_PTE_SIZE;
+	unsigned long end = victim + 2 * CONT_PTE_SIZE;
+
+	make_contpte_blocks(test, f->addr, f->addr + 4 * CONT_PTE_SIZE);
+	expect_contpte_blocks(test, f->addr, f->addr + 4 * CONT_PTE_SIZE, 4);
+
+	warn_watch_start(test, " at mm/vmalloc.c:", "vunmap_");
+	vunmap_range(victim + CONT_PTE_SIZE - PAGE_SIZE, end);
+	console_watch_stop();
+
+	KUNIT_EXPECT_STRNEQ_MSG(test, console_watch_line(), "",
+				"vunmap_range() from the last page of a contiguous block did not warn");
+	KUNIT_EXPECT_TRUE_MSG(test, kmap_range_unmapped(victim, end),
+			      "the two blocks of the range stayed mapped in part");
+	expect_contpte_blocks(test, f->addr, victim, 1);
+	expect_contpte_blocks(test, end, f->addr + 4 * CONT_PTE_SIZE, 1);
+}
+
+/*
+ * vunmap_range() of a range mapped one page per entry (a physical start
+ * that is not block aligned) clears every entry of it, the last one too.
+ */
+static void vunmap_range_clears_every_page_test(struct kunit *test)
+{
+	struct ioremap_fixture *f = ioremap_fixture(test, CONT_PTE_SIZE,
+						    PAGE_SIZE);
+
+	expect_no_cont(test, f->addr, f->addr + CONT_PTE_SIZE);
+	vunmap_range(f->addr, f->addr + CONT_PTE_SIZE);
+	KUNIT_EXPECT_TRUE_MSG(test, kmap_range_unmapped(f->addr,
+							f->addr + CONT_PTE_SIZE),
+			      "vunmap_range() left entries of the range mapped");
+}
+
+/*
+ * vunmap_range() of the first @len bytes of a leaf of @size at @start: a
+ * caller bug, which must warn (a WARN of __vunmap_range_noflush() in
  * mm/vmalloc.c, seen by the case; kunit/warnings.tsv lets the log scan
  * accept it) and clear the whole leaf.
  */
 static void expect_partial_vunmap_warns(struct kunit *test,
 					unsigned long start, unsigned long size,
-					const char *leaf)
+					unsigned long len, const char *leaf)
 {
 	warn_watch_start(test, " at mm/vmalloc.c:", "vunmap_");
-	vunmap_range(start, start + PAGE_SIZE);
+	vunmap_range(start, start + len);
 	console_watch_stop();
 
 	KUNIT_EXPECT_STRNEQ_MSG(test, console_watch_line(), "",
-				"vunmap_range() of one page of a %s did not warn",
-				leaf);
+				"vunmap_range() of %lu of the %lu pages of a %s did not warn",
+				len >> PAGE_SHIFT, size >> PAGE_SHIFT, leaf);
 	KUNIT_EXPECT_TRUE_MSG(test, kmap_range_unmapped(start, start + size),
 			      "the rest of the %s stayed mapped", leaf);
 }
 
-/* The same for one page of a PMD leaf (F9, 0012). */
-static void vunmap_part_of_pmd_leaf_test(struct kunit *test)
+/* A PMD leaf of vmalloc, freed when the case ends. */
+static unsigned long pmd_leaf_map(struct kunit *test)
 {
 	struct vm_struct *area = vmalloc_huge_area(test, PMD_SIZE);
 	unsigned long start = area_start(area);
@@ -595,8 +666,21 @@ static void vunmap_part_of_pmd_leaf_test(struct kunit *test)
 			   PMD_SIZE >> 10, area->page_order);
 	kmap_lookup(start, &e);
 	KUNIT_ASSERT_EQ(test, e.level, KMAP_PMD);
+	return start;
+}
 
-	expect_partial_vunmap_warns(test, start, PMD_SIZE, "PMD leaf");
+/* The same for one page of a PMD leaf (F9, 0012). */
+static void vunmap_part_of_pmd_leaf_test(struct kunit *test)
+{
+	expect_partial_vunmap_warns(test, pmd_leaf_map(test), PMD_SIZE,
+				    PAGE_SIZE, "PMD leaf");
+}
+
+/* And for all of a PMD leaf but its last page. */
+static void vunmap_most_of_pmd_leaf_test(struct kunit *test)
+{
+	expect_partial_vunmap_warns(test, pmd_leaf_map(test), PMD_SIZE,
+				    PMD_SIZE - PAGE_SIZE, "PMD leaf");
 }
 
 /*
@@ -658,7 +742,14 @@ static unsigned long pud_leaf_map(struct kunit *test)
 static void vunmap_part_of_pud_leaf_test(struct kunit *test)
 {
 	expect_partial_vunmap_warns(test, pud_leaf_map(test), PUD_SIZE,
-				    "PUD leaf");
+				    PAGE_SIZE, "PUD leaf");
+}
+
+/* All of a PUD leaf but its last page: more than a PMD, still a part. */
+static void vunmap_most_of_pud_leaf_test(struct kunit *test)
+{
+	expect_partial_vunmap_warns(test, pud_leaf_map(test), PUD_SIZE,
+				    PUD_SIZE - PAGE_SIZE, "PUD leaf");
 }
 
 /*
@@ -782,6 +873,42 @@ static void set_memory_plain_vmalloc_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, e.desc & PTE_RDONLY);
 }
 
+/* Whether the linear map's entry of each of @nr pages is read-only. */
+static unsigned int linear_aliases_rdonly(struct page **pages, unsigned int nr)
+{
+	unsigned int i, rdonly = 0;
+	struct kmap_entry e;
+
+	for (i = 0; i < nr; i++) {
+		kmap_lookup((unsigned long)page_address(pages[i]), &e);
+		rdonly += kmap_valid(&e) && (e.desc & PTE_RDONLY);
+	}
+	return rdonly;
+}
+
+/*
+ * With rodata=full, set_memory_ro() of a vmalloc area makes the linear
+ * map's alias of each of its pages read-only too, so that the memory
+ * cannot be written through the other mapping; set_memory_rw() makes
+ * them writable again.
+ */
+static void set_memory_linear_alias_test(struct kunit *test)
+{
+	const unsigned int nr = 4;
+	struct vm_struct *area = kunit_vm_area(test, vmalloc(nr * PAGE_SIZE));
+
+	if (!rodata_full)
+		kunit_skip(test, "needs rodata=full");
+	KUNIT_ASSERT_EQ(test, area->nr_pages, nr);
+	KUNIT_ASSERT_EQ(test, linear_aliases_rdonly(area->pages, nr), 0);
+	KUNIT_ASSERT_EQ(test, set_memory_ro(area_start(area), nr), 0);
+	KUNIT_EXPECT_EQ_MSG(test, linear_aliases_rdonly(area->pages, nr), nr,
+			    "linear aliases read-only after set_memory_ro()");
+	KUNIT_ASSERT_EQ(test, set_memory_rw(area_start(area), nr), 0);
+	KUNIT_EXPECT_EQ_MSG(test, linear_aliases_rdonly(area->pages, nr), 0,
+			    "linear aliases read-only after set_memory_rw()");
+}
+
 static struct kunit_case arm64_contpte_vmap_cases[] = {
 	KUNIT_CASE_PARAM(map_size_test, map_size_gen_params),
 	KUNIT_CASE_PARAM(supported_shift_test, supported_shift_gen_params),
@@ -794,13 +921,19 @@ static struct kunit_case arm64_contpte_vmap_cases[] = {
 	KUNIT_CASE_PARAM(ioremap_contpte_test, ioremap_gen_params),
 	KUNIT_CASE(vunmap_part_of_contpte_block_test),
 	KUNIT_CASE(vunmap_from_inside_contpte_block_test),
+	KUNIT_CASE(vunmap_inside_contpte_block_test),
+	KUNIT_CASE(vunmap_from_last_page_of_contpte_block_test),
+	KUNIT_CASE(vunmap_range_clears_every_page_test),
 	KUNIT_CASE(vunmap_part_of_pmd_leaf_test),
+	KUNIT_CASE(vunmap_most_of_pmd_leaf_test),
 	KUNIT_CASE(vunmap_part_of_pud_leaf_test),
+	KUNIT_CASE(vunmap_most_of_pud_leaf_test),
 	KUNIT_CASE(vunmap_whole_pud_leaf_test),
 	KUNIT_CASE(kernel_block_rewrite_flush_test),
 	KUNIT_CASE(translation_entries_test),
 	KUNIT_CASE(set_memory_refused_on_huge_test),
 	KUNIT_CASE(set_memory_plain_vmalloc_test),
+	KUNIT_CASE(set_memory_linear_alias_test),
 	{}
 };
 

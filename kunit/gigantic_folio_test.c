@@ -355,31 +355,27 @@ static u64 expect_owner_records(struct kunit *test, unsigned long pfn,
 	unsigned long i, bad = 0, first_bad = 0;
 
 	for (i = 0; i < nr; i++) {
-		struct page_ext *page_ext = page_ext_get(pfn_to_page(pfn + i));
-		const struct page_owner_record *r;
-		bool allocated, same;
+		unsigned long flags;
+		struct page_owner_record r = owner_record_of(test,
+						pfn_to_page(pfn + i), &flags);
+		bool allocated = test_bit(PAGE_EXT_OWNER_ALLOCATED, &flags);
+		bool same;
 
-		KUNIT_ASSERT_NOT_NULL(test, page_ext);
-		r = owner_record(page_ext);
-		allocated = test_bit(PAGE_EXT_OWNER_ALLOCATED, &page_ext->flags);
 		if (!i) {
-			want.handle = r->handle;
-			want.free_handle = r->free_handle;
-			want.ts_nsec = r->ts_nsec;
-			want.free_ts_nsec = r->free_ts_nsec;
-		}
-		same = owner_record_is(r, &want, freed);
-		page_ext_put(page_ext);
-		if (!i)
+			want.handle = r.handle;
+			want.free_handle = r.free_handle;
+			want.ts_nsec = r.ts_nsec;
+			want.free_ts_nsec = r.free_ts_nsec;
 			KUNIT_EXPECT_NE_MSG(test, freed ? want.free_handle :
 					    want.handle, 0,
 					    "page 0 has no stack of the %s",
 					    freed ? "free" : "allocation");
-		if (!i)
 			KUNIT_EXPECT_NE_MSG(test, freed ? want.free_ts_nsec :
 					    want.ts_nsec, OWNER_POISON_TS,
 					    "page 0 has no time stamp of the %s",
 					    freed ? "free" : "allocation");
+		}
+		same = owner_record_is(&r, &want, freed);
 		if (!same || allocated == freed) {
 			if (!bad++)
 				first_bad = i;
@@ -615,6 +611,78 @@ static void early_page_owner_record_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.order, 0);
 	KUNIT_EXPECT_EQ(test, r.last_migrate_reason, -1);
 }
+
+/*
+ * Free blocks looked at per order and migrate type: enough to cover the
+ * boot's free memory, few enough to hold the zone lock briefly.
+ */
+#define FREE_BLOCKS_PER_LIST	16
+
+/* The pages of a block of @order at @page recorded as allocated. */
+static unsigned long owned_pages(struct page *page, unsigned int order,
+				 unsigned long *first_pfn)
+{
+	unsigned long i, owned = 0;
+
+	for (i = 0; i < (1UL << order); i++) {
+		struct page_ext *page_ext = page_ext_get(page + i);
+
+		if (!page_ext)
+			continue;
+		if (test_bit(PAGE_EXT_OWNER_ALLOCATED, &page_ext->flags) &&
+		    !owned++)
+			*first_pfn = page_to_pfn(page + i);
+		page_ext_put(page_ext);
+	}
+	return owned;
+}
+
+/*
+ * No page of a free block has a record of an allocation: the boot's walk
+ * of the early allocations (init_pages_in_zone()) steps over each free
+ * block whole, and a free clears the flag on every page of its block.
+ * The zone's lock keeps the free lists still while the case reads them.
+ */
+static void free_blocks_not_owned_test(struct kunit *test)
+{
+	unsigned long blocks = 0, owned = 0, first_pfn = 0;
+	struct zone *zone;
+
+	need_page_owner(test);
+	for_each_populated_zone(zone) {
+		unsigned int order, mt;
+		unsigned long flags;
+
+		spin_lock_irqsave(&zone->lock, flags);
+		for (order = 1; order < NR_PAGE_ORDERS; order++) {
+			for (mt = 0; mt < MIGRATE_TYPES; mt++) {
+				struct free_area *area = &zone->free_area[order];
+				unsigned int seen = 0;
+				struct page *page;
+
+				list_for_each_entry(page, &area->free_list[mt],
+						    buddy_list) {
+					unsigned long pfn = 0, n;
+
+					if (seen++ == FREE_BLOCKS_PER_LIST)
+						break;
+					n = owned_pages(page, order, &pfn);
+					if (n && !owned)
+						first_pfn = pfn;
+					owned += n;
+					blocks++;
+				}
+			}
+		}
+		spin_unlock_irqrestore(&zone->lock, flags);
+	}
+	KUNIT_ASSERT_GT_MSG(test, blocks, 0,
+			    "the case needs free blocks of order 1 or more");
+	KUNIT_EXPECT_EQ_MSG(test, owned, 0,
+			    "pages of %lu free blocks recorded as allocated, the first pfn %#lx",
+			    blocks, first_pfn);
+}
+
 #else
 static void page_owner_records_test(struct kunit *test)
 {
@@ -640,6 +708,11 @@ static void early_page_owner_record_test(struct kunit *test)
 {
 	kunit_skip(test, "needs CONFIG_PAGE_OWNER");
 }
+
+static void free_blocks_not_owned_test(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_PAGE_OWNER");
+}
 #endif
 
 static struct kunit_case gigantic_page_owner_cases[] = {
@@ -648,6 +721,7 @@ static struct kunit_case gigantic_page_owner_cases[] = {
 	KUNIT_CASE(folio_copy_owner_test),
 	KUNIT_CASE(page_owner_stack_count_test),
 	KUNIT_CASE(early_page_owner_record_test),
+	KUNIT_CASE(free_blocks_not_owned_test),
 	{}
 };
 

@@ -18,6 +18,7 @@
 #include <linux/kthread.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
+#include <linux/pgalloc_tag.h>
 #include <linux/sizes.h>
 #include <linux/vmalloc.h>
 #include <linux/tracepoint.h>
@@ -766,6 +767,140 @@ static void free_pages_bulk_yields_test(struct kunit *test)
 			    frees_seen);
 }
 
+/*
+ * A run that ends with the area ends with the area's last page: an area
+ * of one order-2 aligned run of four pages goes back as one order-2
+ * block, not as a block of the first pages and the last page alone.
+ */
+static void vfree_frees_last_run_whole_test(struct kunit *test)
+{
+	const unsigned int nr = 4;
+	struct split_block *b = split_block_alloc(test);
+	struct chunk want[1];
+	struct page_events *ev;
+	struct page **pages;
+	unsigned int i;
+	void *addr;
+
+	KUNIT_ASSERT_EQ(test, expected_chunks(b->pfn, nr, want), 1);
+	pages = kvmalloc_array(nr, sizeof(*pages), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pages);
+	for (i = 0; i < nr; i++)
+		pages[i] = pfn_to_page(b->pfn + i);
+	addr = vmap(pages, nr, VM_MAP | VM_MAP_PUT_PAGES, PAGE_KERNEL);
+	if (!addr)
+		kvfree(pages);
+	KUNIT_ASSERT_NOT_NULL(test, addr);
+	for (i = 0; i < nr; i++)
+		b->freed[i] = true;
+
+	ev = page_events_start(test);
+	vfree(addr);
+	page_events_stop(ev);
+	expect_chunks(test, ev, want, 1, "vfree() of an area of one run");
+}
+
+/*
+ * free_unref_page(), through which __free_page() returns an order-0 page,
+ * reports the free to the mm_page_free tracepoint, as the frees that do
+ * not go through free_pages_bulk() always did.
+ */
+static void free_unref_page_traced_test(struct kunit *test)
+{
+	struct page *page = alloc_page(GFP_KERNEL);
+	struct page_events *ev;
+	unsigned long pfn;
+
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	pfn = page_to_pfn(page);
+	ev = page_events_start(test);
+	__free_page(page);
+	page_events_stop(ev);
+	KUNIT_EXPECT_EQ_MSG(test, page_events_frees_of(test, ev, pfn), 1,
+			    "frees of an order-0 page the tracepoint saw");
+}
+
+/*
+ * The pages vmalloc() takes count in vmalloc_nr_pages() (VmallocUsed)
+ * until vfree() returns them. The counter is global: a free deferred by
+ * another task (vfree_atomic()) may land inside the window, so a case
+ * takes the first of a few tries whose counts nothing else moved.
+ */
+static void vmalloc_counts_its_pages_test(struct kunit *test)
+{
+	const unsigned long nr = 16;
+	unsigned long taken = 0, returned = 0;
+	unsigned int try;
+
+	for (try = 0; try < 3; try++) {
+		unsigned long before = vmalloc_nr_pages(), during;
+		void *addr = vmalloc(nr * PAGE_SIZE);
+
+		KUNIT_ASSERT_NOT_NULL(test, addr);
+		during = vmalloc_nr_pages();
+		vfree(addr);
+		taken = during - before;
+		returned = during - vmalloc_nr_pages();
+		if (taken == nr && returned == nr)
+			break;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, taken, nr,
+			    "pages vmalloc() of %lu pages added to vmalloc_nr_pages()",
+			    nr);
+	KUNIT_EXPECT_EQ_MSG(test, returned, nr,
+			    "pages vfree() of %lu pages took off vmalloc_nr_pages()",
+			    nr);
+}
+
+/* vfree(NULL) does nothing: no "nonexistent vm area" warning. */
+static void vfree_null_test(struct kunit *test)
+{
+	console_watch_start(test, "nonexistent vm area", NULL);
+	vfree(NULL);
+	console_watch_stop();
+	KUNIT_EXPECT_STREQ_MSG(test, console_watch_line(), "",
+			       "vfree(NULL) warned");
+}
+
+/*
+ * Freeing a block takes its pages off the allocation tag of the call that
+ * took it: its bytes, and the one call. The tag is the case's own call
+ * site, which nothing else uses.
+ */
+#ifdef CONFIG_MEM_ALLOC_PROFILING
+static void free_takes_block_off_its_tag_test(struct kunit *test)
+{
+	const unsigned int order = 2;
+	struct alloc_tag_counters taken, freed;
+	struct alloc_tag *tag;
+	struct page *page;
+
+	if (!mem_alloc_profiling_enabled())
+		kunit_skip(test, "needs allocation profiling on (vm.mem_profiling)");
+	page = alloc_pages(GFP_KERNEL, order);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	tag = pgalloc_tag_get(page);
+	if (!tag)
+		__free_pages(page, order);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, tag, "the block has no allocation tag");
+	taken = alloc_tag_read(tag);
+	__free_pages(page, order);
+	freed = alloc_tag_read(tag);
+	KUNIT_EXPECT_EQ_MSG(test, taken.bytes - freed.bytes,
+			    (u64)PAGE_SIZE << order,
+			    "bytes the free of an order-%u block took off its tag",
+			    order);
+	KUNIT_EXPECT_EQ_MSG(test, taken.calls - freed.calls, 1ULL,
+			    "calls the free of an order-%u block took off its tag",
+			    order);
+}
+#else
+static void free_takes_block_off_its_tag_test(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_MEM_ALLOC_PROFILING");
+}
+#endif
+
 static int vmalloc_bulk_free_suite_init(struct kunit_suite *suite)
 {
 	return console_watch_register();
@@ -780,6 +915,11 @@ static struct kunit_case vmalloc_bulk_free_cases[] = {
 	KUNIT_CASE_PARAM(vfree_refcount_test, vfree_gen_params),
 	KUNIT_CASE(vfree_splits_runs_test),
 	KUNIT_CASE(vfree_frees_runs_in_blocks_test),
+	KUNIT_CASE(vfree_frees_last_run_whole_test),
+	KUNIT_CASE(vfree_null_test),
+	KUNIT_CASE(vmalloc_counts_its_pages_test),
+	KUNIT_CASE(free_unref_page_traced_test),
+	KUNIT_CASE(free_takes_block_off_its_tag_test),
 	KUNIT_CASE_PARAM(free_pages_bulk_chunks_test, bulk_offset_gen_params),
 	KUNIT_CASE_PARAM(free_pages_bulk_frees_to_buddy_test,
 			 bulk_free_run_gen_params),
@@ -1137,6 +1277,26 @@ static void large_order_node_test(struct kunit *test)
 }
 
 /*
+ * An area too small for a large block takes its order-0 pages through the
+ * bulk allocator, from the node asked for, not from the local one.
+ */
+static void small_area_node_test(struct kunit *test)
+{
+	int nid = numa_node_id(), other = other_memory_node(test);
+	unsigned long size = 3 * PAGE_SIZE;
+	struct vm_struct *area;
+	unsigned int i;
+
+	area = kunit_vm_area(test, __vmalloc_node(size, 1, GFP_KERNEL, other,
+						  __builtin_return_address(0)));
+	KUNIT_ASSERT_EQ(test, area->nr_pages, size >> PAGE_SHIFT);
+	for (i = 0; i < area->nr_pages; i++)
+		KUNIT_EXPECT_EQ_MSG(test, page_to_nid(area->pages[i]), other,
+				    "page %u is not of node %d (the case runs on %d)",
+				    i, other, nid);
+}
+
+/*
  * vmalloc_huge() areas that are mapped in blocks of a higher order (contpte
  * blocks, PMD leaves) take larger blocks first too, down to just above
  * their own order, as upstream's a06157804399 does: on 4K pages an area of
@@ -1357,6 +1517,7 @@ static struct kunit_case vmalloc_large_order_cases[] = {
 	KUNIT_CASE(nofail_test),
 	KUNIT_CASE_PARAM(large_order_fallback_test, large_fallback_gen_params),
 	KUNIT_CASE(large_order_node_test),
+	KUNIT_CASE(small_area_node_test),
 	{}
 };
 
