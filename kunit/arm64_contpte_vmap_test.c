@@ -511,110 +511,57 @@ static void make_contpte_blocks(struct kunit *test, unsigned long start,
 }
 
 /*
- * vunmap_range() of one page inside a block: a caller bug, which must warn
- * and clear the whole block, leaving the other blocks mapped (F9). The
- * blocks are made by hand, so that the case does not need F10's mapping.
+ * vunmap_range() of part of a block: a caller bug, which must warn and
+ * clear every block the range touches whole, walking each from its own
+ * start and stopping at the end of the range's last block; the blocks
+ * around them stay mapped (F9, 0013). Offsets are in pages from the start
+ * of the second of four blocks, made by hand so that the case does not
+ * need F10's mapping.
  */
+struct partial_vunmap_case {
+	const char *desc;
+	const char *what;
+	unsigned long first_page;
+	unsigned long end_page;
+	unsigned int blocks;
+};
+
+static const struct partial_vunmap_case partial_vunmap_cases[] = {
+	{ "one_page", "of one page of a contiguous block", 1, 2, 1 },
+	{ "all_but_first_and_last_page",
+	  "inside a contiguous block", 1, CONT_PTES - 1, 1 },
+	{ "from_inside_to_next_end",
+	  "from inside a contiguous block", 1, 2 * CONT_PTES, 2 },
+	{ "from_last_page_to_next_end",
+	  "from the last page of a contiguous block",
+	  CONT_PTES - 1, 2 * CONT_PTES, 2 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(partial_vunmap, partial_vunmap_cases, desc);
+
 static void vunmap_part_of_contpte_block_test(struct kunit *test)
 {
+	const struct partial_vunmap_case *c = test->param_value;
 	struct ioremap_fixture *f = ioremap_fixture(test, 4 * CONT_PTE_SIZE, 0);
 	unsigned long victim = f->addr + CONT_PTE_SIZE;
+	unsigned long cleared_end = victim + c->blocks * CONT_PTE_SIZE;
 
 	make_contpte_blocks(test, f->addr, f->addr + 4 * CONT_PTE_SIZE);
 	expect_contpte_blocks(test, f->addr, f->addr + 4 * CONT_PTE_SIZE, 4);
 
 	warn_watch_start(test, " at mm/vmalloc.c:", "vunmap_");
-	vunmap_range(victim + PAGE_SIZE, victim + 2 * PAGE_SIZE);
+	vunmap_range(victim + c->first_page * PAGE_SIZE,
+		     victim + c->end_page * PAGE_SIZE);
 	console_watch_stop();
 
 	KUNIT_EXPECT_STRNEQ_MSG(test, console_watch_line(), "",
-				"vunmap_range() of one page of a contiguous block did not warn");
-	KUNIT_EXPECT_TRUE_MSG(test, kmap_range_unmapped(victim,
-							victim + CONT_PTE_SIZE),
-			      "the rest of the block stayed mapped");
+				"vunmap_range() %s did not warn", c->what);
+	KUNIT_EXPECT_TRUE_MSG(test, kmap_range_unmapped(victim, cleared_end),
+			      "vunmap_range() %s: the blocks it touches stayed mapped in part",
+			      c->what);
 	expect_contpte_blocks(test, f->addr, victim, 1);
-	expect_contpte_blocks(test, victim + CONT_PTE_SIZE,
-			      f->addr + 4 * CONT_PTE_SIZE, 2);
-}
-
-/*
- * vunmap_range() from inside one block to the end of the next: a caller
- * bug, which must warn and clear both blocks whole, the walk going on
- * from the first block's start, not from the page it was given; the
- * blocks around them stay mapped (F9, 0013).
- */
-static void vunmap_from_inside_contpte_block_test(struct kunit *test)
-{
-	struct ioremap_fixture *f = ioremap_fixture(test, 4 * CONT_PTE_SIZE, 0);
-	unsigned long victim = f->addr + CONT_PTE_SIZE;
-	unsigned long end = victim + 2 * CONT_PTE_SIZE;
-
-	make_contpte_blocks(test, f->addr, f->addr + 4 * CONT_PTE_SIZE);
-	expect_contpte_blocks(test, f->addr, f->addr + 4 * CONT_PTE_SIZE, 4);
-
-	warn_watch_start(test, " at mm/vmalloc.c:", "vunmap_");
-	vunmap_range(victim + PAGE_SIZE, end);
-	console_watch_stop();
-
-	KUNIT_EXPECT_STRNEQ_MSG(test, console_watch_line(), "",
-				"vunmap_range() from inside a contiguous block did not warn");
-	KUNIT_EXPECT_TRUE_MSG(test, kmap_range_unmapped(victim, end),
-			      "the two blocks of the range stayed mapped in part");
-	expect_contpte_blocks(test, f->addr, victim, 1);
-	expect_contpte_blocks(test, end, f->addr + 4 * CONT_PTE_SIZE, 1);
-}
-
-/*
- * vunmap_range() of all but the first and the last page of one block: a
- * caller bug, which must warn and clear that block whole, its walk ending
- * at the range's end and not going on into the next block (F9, 0013).
- */
-static void vunmap_inside_contpte_block_test(struct kunit *test)
-{
-	struct ioremap_fixture *f = ioremap_fixture(test, 4 * CONT_PTE_SIZE, 0);
-	unsigned long victim = f->addr + CONT_PTE_SIZE;
-
-	make_contpte_blocks(test, f->addr, f->addr + 4 * CONT_PTE_SIZE);
-	expect_contpte_blocks(test, f->addr, f->addr + 4 * CONT_PTE_SIZE, 4);
-
-	warn_watch_start(test, " at mm/vmalloc.c:", "vunmap_");
-	vunmap_range(victim + PAGE_SIZE, victim + CONT_PTE_SIZE - PAGE_SIZE);
-	console_watch_stop();
-
-	KUNIT_EXPECT_STRNEQ_MSG(test, console_watch_line(), "",
-				"vunmap_range() inside a contiguous block did not warn");
-	KUNIT_EXPECT_TRUE_MSG(test, kmap_range_unmapped(victim,
-							victim + CONT_PTE_SIZE),
-			      "the rest of the block stayed mapped");
-	expect_contpte_blocks(test, f->addr, victim, 1);
-	expect_contpte_blocks(test, victim + CONT_PTE_SIZE,
-			      f->addr + 4 * CONT_PTE_SIZE, 2);
-}
-
-/*
- * vunmap_range() from the last page of one block to the end of the next:
- * the walk goes on from the first block's start, so that its addresses
- * stay those of the entries it clears, and clears both blocks (F9, 0013).
- */
-static void vunmap_from_last_page_of_contpte_block_test(struct kunit *test)
-{
-	struct ioremap_fixture *f = ioremap_fixture(test, 4 * CONT_PTE_SIZE, 0);
-	unsigned long victim = f->addr + CONT_PTE_SIZE;
-	unsigned long end = victim + 2 * CONT_PTE_SIZE;
-
-	make_contpte_blocks(test, f->addr, f->addr + 4 * CONT_PTE_SIZE);
-	expect_contpte_blocks(test, f->addr, f->addr + 4 * CONT_PTE_SIZE, 4);
-
-	warn_watch_start(test, " at mm/vmalloc.c:", "vunmap_");
-	vunmap_range(victim + CONT_PTE_SIZE - PAGE_SIZE, end);
-	console_watch_stop();
-
-	KUNIT_EXPECT_STRNEQ_MSG(test, console_watch_line(), "",
-				"vunmap_range() from the last page of a contiguous block did not warn");
-	KUNIT_EXPECT_TRUE_MSG(test, kmap_range_unmapped(victim, end),
-			      "the two blocks of the range stayed mapped in part");
-	expect_contpte_blocks(test, f->addr, victim, 1);
-	expect_contpte_blocks(test, end, f->addr + 4 * CONT_PTE_SIZE, 1);
+	expect_contpte_blocks(test, cleared_end, f->addr + 4 * CONT_PTE_SIZE,
+			      3 - c->blocks);
 }
 
 /*
@@ -919,10 +866,8 @@ static struct kunit_case arm64_contpte_vmap_cases[] = {
 	KUNIT_CASE(vmalloc_no_cont_test),
 	KUNIT_CASE(vmap_scattered_no_cont_test),
 	KUNIT_CASE_PARAM(ioremap_contpte_test, ioremap_gen_params),
-	KUNIT_CASE(vunmap_part_of_contpte_block_test),
-	KUNIT_CASE(vunmap_from_inside_contpte_block_test),
-	KUNIT_CASE(vunmap_inside_contpte_block_test),
-	KUNIT_CASE(vunmap_from_last_page_of_contpte_block_test),
+	KUNIT_CASE_PARAM(vunmap_part_of_contpte_block_test,
+			 partial_vunmap_gen_params),
 	KUNIT_CASE(vunmap_range_clears_every_page_test),
 	KUNIT_CASE(vunmap_part_of_pmd_leaf_test),
 	KUNIT_CASE(vunmap_most_of_pmd_leaf_test),

@@ -263,10 +263,15 @@ static const unsigned int vfree_run_layout[] = { 0, 1, 2, 4, 5, 3, 7 };
 #define VFREE_RUN_LEFT_OUT	6
 #define VFREE_RUN_PAST_END	8
 
-/* The area of vfree_run_layout over b's pages; vfree() frees them. */
-static void *map_run_layout(struct kunit *test, struct split_block *b)
+/*
+ * The area of @nr pages of b, page i of the area being page @layout[i] of
+ * the block, its array ending with one more entry, page @past_end of the
+ * block; vfree() frees the pages and the array.
+ */
+static void *map_block_pages(struct kunit *test, struct split_block *b,
+			     const unsigned int *layout, unsigned int nr,
+			     unsigned int past_end)
 {
-	const unsigned int nr = ARRAY_SIZE(vfree_run_layout);
 	struct page **pages;
 	unsigned int i;
 	void *addr;
@@ -274,15 +279,35 @@ static void *map_run_layout(struct kunit *test, struct split_block *b)
 	pages = kvmalloc_array(nr + 1, sizeof(*pages), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, pages);
 	for (i = 0; i < nr; i++)
-		pages[i] = pfn_to_page(b->pfn + vfree_run_layout[i]);
-	pages[nr] = pfn_to_page(b->pfn + VFREE_RUN_PAST_END);
+		pages[i] = pfn_to_page(b->pfn + layout[i]);
+	pages[nr] = pfn_to_page(b->pfn + past_end);
 	addr = vmap(pages, nr, VM_MAP | VM_MAP_PUT_PAGES, PAGE_KERNEL);
 	if (!addr)
 		kvfree(pages);
 	KUNIT_ASSERT_NOT_NULL(test, addr);
 	for (i = 0; i < nr; i++)
-		b->freed[vfree_run_layout[i]] = true;
+		b->freed[layout[i]] = true;
 	return addr;
+}
+
+/* The area of vfree_run_layout over b's pages. */
+static void *map_run_layout(struct kunit *test, struct split_block *b)
+{
+	return map_block_pages(test, b, vfree_run_layout,
+			       ARRAY_SIZE(vfree_run_layout),
+			       VFREE_RUN_PAST_END);
+}
+
+/*
+ * Whether vfree() freed page @past_end of the block, past the area: then
+ * it is not the cleanup's to free again.
+ */
+static bool page_past_area_freed(struct kunit *test, struct page_events *ev,
+				 struct split_block *b, unsigned int past_end)
+{
+	if (page_events_frees_of(test, ev, b->pfn + past_end))
+		b->freed[past_end] = true;
+	return b->freed[past_end];
 }
 
 static void vfree_splits_runs_test(struct kunit *test)
@@ -307,10 +332,8 @@ static void vfree_splits_runs_test(struct kunit *test)
 				b->pfn + VFREE_RUN_LEFT_OUT), 0,
 			    "page %u of the block, not in the area, was freed",
 			    VFREE_RUN_LEFT_OUT);
-	/* Freed past the area: not the cleanup's to free again. */
-	if (page_events_frees_of(test, ev, b->pfn + VFREE_RUN_PAST_END))
-		b->freed[VFREE_RUN_PAST_END] = true;
-	KUNIT_EXPECT_FALSE_MSG(test, b->freed[VFREE_RUN_PAST_END],
+	KUNIT_EXPECT_FALSE_MSG(test, page_past_area_freed(test, ev, b,
+							  VFREE_RUN_PAST_END),
 			       "page %u of the block, after the area's array end, was freed",
 			       VFREE_RUN_PAST_END);
 }
@@ -339,8 +362,7 @@ static void vfree_frees_runs_in_blocks_test(struct kunit *test)
 	ev = page_events_start(test);
 	vfree(addr);
 	page_events_stop(ev);
-	if (page_events_frees_of(test, ev, b->pfn + VFREE_RUN_PAST_END))
-		b->freed[VFREE_RUN_PAST_END] = true;
+	page_past_area_freed(test, ev, b, VFREE_RUN_PAST_END);
 	expect_chunks(test, ev, want, n, "vfree() of the area's runs");
 }
 
@@ -770,33 +792,25 @@ static void free_pages_bulk_yields_test(struct kunit *test)
 /*
  * A run that ends with the area ends with the area's last page: an area
  * of one order-2 aligned run of four pages goes back as one order-2
- * block, not as a block of the first pages and the last page alone.
+ * block, not as a block of the first pages and the last page alone (nor
+ * with the next page, which the array's entry past the area holds).
  */
 static void vfree_frees_last_run_whole_test(struct kunit *test)
 {
-	const unsigned int nr = 4;
+	static const unsigned int layout[] = { 0, 1, 2, 3 };
 	struct split_block *b = split_block_alloc(test);
 	struct chunk want[1];
 	struct page_events *ev;
-	struct page **pages;
-	unsigned int i;
 	void *addr;
 
-	KUNIT_ASSERT_EQ(test, expected_chunks(b->pfn, nr, want), 1);
-	pages = kvmalloc_array(nr, sizeof(*pages), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, pages);
-	for (i = 0; i < nr; i++)
-		pages[i] = pfn_to_page(b->pfn + i);
-	addr = vmap(pages, nr, VM_MAP | VM_MAP_PUT_PAGES, PAGE_KERNEL);
-	if (!addr)
-		kvfree(pages);
-	KUNIT_ASSERT_NOT_NULL(test, addr);
-	for (i = 0; i < nr; i++)
-		b->freed[i] = true;
-
+	KUNIT_ASSERT_EQ(test, expected_chunks(b->pfn, ARRAY_SIZE(layout),
+					      want), 1);
+	addr = map_block_pages(test, b, layout, ARRAY_SIZE(layout),
+			       ARRAY_SIZE(layout));
 	ev = page_events_start(test);
 	vfree(addr);
 	page_events_stop(ev);
+	page_past_area_freed(test, ev, b, ARRAY_SIZE(layout));
 	expect_chunks(test, ev, want, 1, "vfree() of an area of one run");
 }
 
