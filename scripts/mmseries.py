@@ -9,6 +9,7 @@ import contextlib
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -133,24 +134,55 @@ def run_checkpatch() -> Tuple[int, int]:
     return len(found) - len(bad), len(bad)
 
 
-def run_unit() -> Tuple[int, int]:
-    """The host tests, in a process of their own with a hermetic
-    environment (scripts/tests/__main__.py); their counts."""
-    scripts = Path(__file__).resolve().parent
-    proc = subprocess.run([sys.executable, '-m', 'tests'], cwd=scripts,
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          text=True, check=False)
-    sys.stdout.write(proc.stdout)
+def unit_command() -> Tuple[List[str], Path]:
+    """The host tests' command line and directory: a process of their own
+    with a hermetic environment (scripts/tests/__main__.py)."""
+    return [sys.executable, '-m', 'tests'], Path(__file__).resolve().parent
+
+
+def unit_counts(returncode: int, output: str) -> Tuple[int, int]:
+    """The host tests' counts, from their output (echoed)."""
+    sys.stdout.write(output)
     sys.stdout.flush()
-    counts = re.search(r'^(\d+) passed, (\d+) failed$', proc.stdout, re.M)
+    counts = re.search(r'^(\d+) passed, (\d+) failed$', output, re.M)
     if not counts:
         raise SeriesError(f'host tests ended without their counts (exit '
-                          f'{proc.returncode}): '
-                          f'{project.last_line(proc.stdout, "no output")}')
+                          f'{returncode}): '
+                          f'{project.last_line(output, "no output")}')
     good, bad = int(counts.group(1)), int(counts.group(2))
-    if proc.returncode != 0 and not bad:
+    if returncode != 0 and not bad:
         bad = 1  # died after its summary
     return good, bad
+
+
+def run_unit() -> Tuple[int, int]:
+    """The host tests' counts."""
+    argv, cwd = unit_command()
+    proc = subprocess.run(argv, cwd=cwd, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, check=False)
+    return unit_counts(proc.returncode, proc.stdout)
+
+
+@contextlib.contextmanager
+def unit_alongside() -> Iterator[Callable[[], Tuple[int, int]]]:
+    """The host tests, run while the caller goes on (they need none of the
+    packages or trees a cold run spends its first minutes on): yields what
+    waits for their counts; a caller that fails stops them."""
+    argv, cwd = unit_command()
+    with tempfile.TemporaryFile('w+') as out:
+        proc = subprocess.Popen(argv, cwd=cwd, stdout=out,
+                                stderr=subprocess.STDOUT, text=True)
+
+        def counts() -> Tuple[int, int]:
+            returncode = proc.wait()
+            out.seek(0)
+            return unit_counts(returncode, out.read())
+        try:
+            yield counts
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
 
 
 @dataclass
@@ -596,9 +628,11 @@ def run_lava_check() -> Tuple[int, int]:
 
 
 def cmd_test(_: argparse.Namespace) -> int:
-    with phase('host tests'):
-        unit_good, unit_bad = run_unit()
-    kunit_good, kunit_bad = run_verify(later=packages.LAVA)
+    with unit_alongside() as unit:
+        kunit_good, kunit_bad = run_verify(later=packages.LAVA)
+        # What the host tests took beyond the packages, trees and kernels.
+        with phase('host tests (after the matrix)'):
+            unit_good, unit_bad = unit()
     with phase('LAVA jobs'):
         lava_good, lava_bad = run_lava_check()
     with phase('checkpatch and hunks'):

@@ -1082,6 +1082,27 @@ def unexplained(results: Sequence[Result],
                for r in results)
 
 
+def to_review(results: Sequence[Result],
+              explained: Dict[Tuple[str, str, str, str], str]) -> str:
+    """The survivors with no reviewed reason and the mutants no case
+    covers, as rows of kunit/mutate-survivors.tsv (or, for one that cannot
+    change behaviour, kunit/mutate-equivalent.tsv) with the reason left
+    to the reviewer: each under a comment that says what became of it."""
+    lines = ['# Mutants to review: copy a row into kunit/mutate-'
+             'survivors.tsv or kunit/mutate-equivalent.tsv with its reason.',
+             '# patch\tfile\toriginal\tmutated\twhy']
+    for r in results:
+        m = r.mutation
+        if r.verdict == NOT_COVERED or (
+                r.verdict == SURVIVED and
+                equivalent_key(r.patch, m) not in explained):
+            lines.append(f'# {r.verdict} ({r.scope}): {m.file}:{m.line} '
+                         f'{m.operator}: {m.what}')
+            lines.append('\t'.join((r.patch, m.file, code_key(m.original),
+                                    code_key(m.mutated), '')))
+    return '\n'.join(lines) + '\n'
+
+
 def report(runs: Sequence[PatchRun], targets: Dict[str, Target],
            explained: Dict[Tuple[str, str, str, str], str],
            assertions: Optional[Dict[str, List[str]]] = None) -> str:
@@ -1116,13 +1137,16 @@ def report(runs: Sequence[PatchRun], targets: Dict[str, Target],
 
 def write_report(targets: Dict[str, Target]) -> str:
     """The report of every patch run so far (each patch's last run), in
-    build/mutate/report.txt and report.json."""
+    build/mutate/report.txt and report.json; the mutants left to review in
+    to-review.tsv."""
     out = project.RESULTS / 'mutate'
     runs = [PatchRun.from_dict(json.loads(p.read_text()))
             for p in sorted(out.glob('[0-9]*/run.json'))]
     explained = load_equivalents(EXPLAINED)
     text = report(runs, targets, explained, suite_assertions())
     (out / 'report.txt').write_text(text + '\n')
+    (out / 'to-review.tsv').write_text(
+        to_review([x for r in runs for x in r.results], explained))
     scores = [s for r in runs for s in r.scores()]
     data = as_json(scores, [x for r in runs for x in r.results], explained)
     by_patch = {r.patch: r for r in runs}

@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 import contextlib
 import io
+import sys
+import time
 import unittest
+from pathlib import Path
 from unittest import mock
 
 import hunks
@@ -34,8 +37,9 @@ class MainTest(unittest.TestCase):
 
     def test_test_command_sums_host_tests_and_matrix_cells(self) -> None:
         out = io.StringIO()
-        with mock.patch.object(mmseries, 'run_unit',
-                                  return_value=(30, 1)), \
+        unit = contextlib.nullcontext(lambda: (30, 1))
+        with mock.patch.object(mmseries, 'unit_alongside',
+                               return_value=unit), \
                 mock.patch.object(mmseries, 'run_verify',
                                   return_value=(15, 1)), \
                 mock.patch.object(mmseries, 'run_checkpatch',
@@ -124,6 +128,39 @@ class MainTest(unittest.TestCase):
             self.assertEqual(mmseries.run_unit(), (2, 1))
         self.assertEqual(run.call_args.args[0][1:], ['-m', 'tests'])
         self.assertIn('2 passed, 1 failed', out.getvalue())
+
+    def test_unit_alongside_runs_while_the_caller_goes_on(self) -> None:
+        script = ('import time; time.sleep(0.2); '
+                  'print("....\\n4 passed, 0 failed")')
+        out = io.StringIO()
+        with mock.patch.object(mmseries, 'unit_command',
+                               return_value=([sys.executable, '-c', script],
+                                             Path('.'))), \
+                contextlib.redirect_stdout(out):
+            start = time.monotonic()
+            with mmseries.unit_alongside() as counts:
+                self.assertLess(time.monotonic() - start, 0.2)
+                self.assertEqual(counts(), (4, 0))
+        self.assertIn('4 passed, 0 failed', out.getvalue())
+
+    def test_unit_alongside_stops_them_when_the_caller_fails(self) -> None:
+        script = 'import time; time.sleep(60)'
+        started = []
+        real_popen = mmseries.subprocess.Popen
+
+        def popen(*args, **kwargs):  # type: ignore[no-untyped-def]
+            started.append(real_popen(*args, **kwargs))
+            return started[-1]
+        with mock.patch.object(mmseries, 'unit_command',
+                               return_value=([sys.executable, '-c', script],
+                                             Path('.'))), \
+                mock.patch.object(mmseries.subprocess, 'Popen',
+                                  side_effect=popen), \
+                self.assertRaises(SeriesError):
+            with mmseries.unit_alongside():
+                raise SeriesError('the base tree did not build')
+        self.assertEqual(len(started), 1)
+        self.assertIsNotNone(started[0].poll())
 
     def test_unit_runner_without_counts_is_an_error(self) -> None:
         done = mock.Mock(returncode=1, stdout='Traceback ...\nImportError\n')

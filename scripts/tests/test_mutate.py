@@ -3,6 +3,7 @@ import io
 import json
 import tempfile
 import unittest
+from dataclasses import replace
 from pathlib import Path
 from unittest import mock
 
@@ -707,6 +708,35 @@ class KeptVerdictsTest(unittest.TestCase):
                          [False, True, False])
         self.assertEqual([p['full_run_seconds'] for p in data['patches']],
                          [60.0, 1200.0])
+        # The explained survivor is reviewed already: nothing to review.
+        self.assertEqual(
+            [line for line in (self.results / 'mutate' / 'to-review.tsv')
+             .read_text().splitlines() if not line.startswith('#')], [])
+
+    def test_to_review_lists_unexplained_survivors_and_uncovered(self
+                                                                 ) -> None:
+        results = [mutate.Result('0018', mutate.mutate_gen.Mutation(
+            'mm/a.c', i, 'ror', f'\tif (a{i} < b)', f'\tif (a{i} <= b)',
+            '`<` to `<=`'), v)
+                   for i, v in enumerate((mutate.KILLED, mutate.SURVIVED,
+                                          mutate.NOT_COVERED,
+                                          mutate.SURVIVED), 1)]
+        # A move spans two lines: its row keeps to one.
+        results[2] = replace(results[2], mutation=replace(
+            results[2].mutation, original='\ta3();\n\tb();',
+            mutated='\tb();\n\ta3();'))
+        m = results[3].mutation
+        explained = {mutate.equivalent_key('0018', m): 'reviewed'}
+        lines = mutate.to_review(results, explained).splitlines()
+        rows = [line.split('\t') for line in lines
+                if not line.startswith('#')]
+        self.assertEqual([(r[0], r[1], r[-1]) for r in rows],
+                         [('0018', 'mm/a.c', '')] * 2)
+        self.assertEqual([r[2:4] for r in rows],
+                         [['if (a2 < b)', 'if (a2 <= b)'],
+                          ['a3(); b();', 'b(); a3();']])
+        self.assertIn('# survived (added): mm/a.c:2 ', lines[2])
+        self.assertIn('# not-covered (added): mm/a.c:3 ', lines[4])
 
 
 class SchemaJudgeTest(unittest.TestCase):
