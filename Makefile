@@ -50,7 +50,8 @@ mutate:
 	@$(TOOL) mutate $(if $(PATCH),--patch $(PATCH)) \
 		$(if $(SAMPLE),--sample=$(SAMPLE)) $(if $(SEED),--seed=$(SEED)) \
 		$(if $(SCOPE),--scope=$(SCOPE)) $(if $(LAVA),--lava) \
-		$(if $(SEPARATE),--separate) $(if $(RECHECK),--recheck)
+		$(if $(SEPARATE),--separate) $(if $(RECHECK),--recheck) \
+		$(if $(ID0),--id0="$(ID0)")
 
 stable:
 	@$(TOOL) stable $(if $(VERSION),--version=$(VERSION)) \

@@ -354,6 +354,9 @@ def cmd_mutate(args: argparse.Namespace) -> int:
                               f'{", ".join(sorted(targets))})')
     with project.build_lock(project.CACHE):
         prepare_trees()
+        if args.id0:
+            return 1 if mutate.id0_check(project.CACHE, patches,
+                                         args.id0.split()) else 0
         survived = mutate.run(project.CACHE, patches, args.sample, args.seed,
                               mutate.SCOPES if args.scope == 'both'
                               else (args.scope,), separate=args.separate,
@@ -753,6 +756,11 @@ def make_parser() -> argparse.ArgumentParser:
     sub['mutate'].add_argument('--recheck', action='store_true',
                                help='judge the kept verdicts again and '
                                'list those that differ')
+    sub['mutate'].add_argument('--id0', default=None, metavar='LANES',
+                               help='judge nothing: build the schema '
+                               'kernel for each lane named (e.g. "16k '
+                               '64k") and check that mutant 0 gives the '
+                               "patched tree's matrix there")
     sub['mutate'].add_argument('--scope', default='both',
                                choices=('added', 'touched', 'both'),
                                help='the lines a patch adds, the base '

@@ -941,6 +941,47 @@ def schema_ids(todo: Sequence[mutate_gen.Mutation]
     return {m: n for n, m in enumerate(ordered, 1)}
 
 
+def id0_check(cache: Path, patches: Sequence[str],
+              lanes: Sequence[str]) -> int:
+    """The schema kernel of every generated mutant of the patches (all
+    when none are named), built for each lane with that lane's own
+    configuration (a granule's kernel, e.g. 16k, which the judging runs
+    never build) and booted there with mm_mutant=0: each boot's matrix
+    against the patched tree's column of the lane. Returns how many cells
+    differ; nothing is judged."""
+    targets = load_targets()
+    unknown = [lane for lane in lanes if lane not in kunit_run.LANES]
+    if unknown:
+        raise SeriesError(f'unknown lane {unknown[0]} (one of '
+                          f'{", ".join(sorted(kunit_run.LANES))})')
+    equivalents = load_equivalents()
+    expected = manifest.load(project.MANIFEST)
+    judgeable = [m for g in generated_mutants(cache / 'linux.git',
+                                              patches or sorted(targets),
+                                              targets)
+                 for key_of in g.keys.values() for m in key_of
+                 if equivalent_key(g.patch, m) not in equivalents]
+    ids = schema_ids(judgeable)
+    chosen = sorted((n, m) for m, n in ids.items())
+    differ = 0
+    for lane in lanes:
+        built = schemata.build(cache, chosen, lane)
+        b = schemata.boot(built, cache, lane, 0, None, f'schema-0-{lane}')
+        rows = schemata.id0_rows(b.outcomes, lane, expected)
+        good, bad = verify.counts(rows)
+        off = sum(p.form == schema.SEPARATE for p in built.where.values())
+        print(f'schema kernel of {len(ids)} mutants ({off} not carried), '
+              f'mutant 0, lane {lane}: {good} cells as the patched '
+              f"tree's, {bad} differ ({built.passes} build passes, "
+              f'{built.seconds:.0f} s; boot {b.seconds:.0f} s)', flush=True)
+        for r in rows:
+            for c in r.cells.values():
+                if not c.ok:
+                    print(f'  differs: {r.case} {c.expected}/{c.actual}')
+        differ += bad
+    return differ
+
+
 def same_verdict(now: str, kept: str) -> bool:
     """Whether two verdicts of one mutant agree: a mutant the schema
     kernel finds no case reaching is a survivor of a build of its own."""

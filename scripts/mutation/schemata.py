@@ -56,9 +56,10 @@ def worktree(cache: Path) -> Tree:
     return tree
 
 
-def _build(tree: Tree, cache: Path) -> subprocess.CompletedProcess:
-    known = kunit_run.LANES[LANE]
-    cmd = kunit_run.tool_command('build', kunit_run.build_dir_name(LANE),
+def _build(tree: Tree, cache: Path, lane: str = LANE
+           ) -> subprocess.CompletedProcess:
+    known = kunit_run.LANES[lane]
+    cmd = kunit_run.tool_command('build', kunit_run.build_dir_name(lane),
                                  known.configs, os.cpu_count() or 1,
                                  qemu_config=known.qemu_config)
     return subprocess.run(cmd + ['--make_options=-k'], cwd=tree.path,
@@ -66,9 +67,12 @@ def _build(tree: Tree, cache: Path) -> subprocess.CompletedProcess:
                           env=kunit_run.build_env(cache))
 
 
-def build(cache: Path, chosen: Sequence[Tuple[int, Mutation]]) -> Built:
-    """The schema tree written and built; mutants whose guarded text does
-    not compile (or warns) are switched off, pass after pass."""
+def build(cache: Path, chosen: Sequence[Tuple[int, Mutation]],
+          lane: str = LANE) -> Built:
+    """The schema tree written and built with the lane's configuration
+    (the 4K lanes share the main lane's kernel; a granule lane has its
+    own); mutants whose guarded text does not compile (or warns) are
+    switched off, pass after pass."""
     tree = worktree(cache)
     files = sorted({m.file for _, m in chosen})
     patched = {f: mutate_gen.lines_of(project.git(
@@ -89,10 +93,13 @@ def build(cache: Path, chosen: Sequence[Tuple[int, Mutation]]) -> Built:
         schema_tree.write(tree.path, texts, carried, hooked)
         guarded = len(schema_tree.guarded_ids(texts))
         print(f'schema: building {guarded} mutants into one kernel '
-              f'(pass {attempt})', flush=True)
-        proc = _build(tree, cache)
+              + ('' if lane == LANE else f'for lane {lane} ')
+              + f'(pass {attempt})', flush=True)
+        proc = _build(tree, cache, lane)
         output = proc.stdout + proc.stderr
-        log = project.RESULTS / 'mutate' / f'schema-pass-{attempt}.log'
+        log = project.RESULTS / 'mutate' / (
+            f'schema-pass-{attempt}.log' if lane == LANE
+            else f'schema-{lane}-pass-{attempt}.log')
         log.parent.mkdir(parents=True, exist_ok=True)
         log.write_text(output)
         new, unplaced = schema_tree.failing_ids(output, texts)

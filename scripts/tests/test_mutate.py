@@ -858,3 +858,67 @@ class BlameTest(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class Id0CheckTest(unittest.TestCase):
+    """make mutate ID0=lanes: the schema kernel built for each lane with
+    that lane's configuration and booted with mutant 0, its matrix
+    against the patched tree's."""
+
+    def setUp(self) -> None:
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.manifest = Path(tmp.name) / 'manifest.tsv'
+        self.manifest.write_text('s.a\tfail\tpass\tF1\tx\n'
+                                 's.b\tpass\tpass\tF1\t-\n')
+        added = mutation('mm/a.c', 1)
+        touched = mutation('mm/a.c', 2, 'neg')
+        self.generated = [mutate.Generated(
+            '0018', 1, [added], mutate.Touched(('mm/a.c:f',), 3,
+                                               (touched,)),
+            {mutate.ADDED: {added: 'k1'}, mutate.TOUCHED: {touched: 'k2'}})]
+
+    def check(self, outcomes: dict, lanes: tuple) -> tuple:
+        built = schemata.Built(Tree('schema', Path('/x')), {}, 2, 1.0, 1)
+        out = io.StringIO()
+        with mock.patch.object(mutate, 'generated_mutants',
+                               return_value=self.generated), \
+                mock.patch.object(mutate, 'load_targets', return_value={
+                    '0018': mutate.Target('0018', 'ptc', ('s',))}), \
+                mock.patch.object(mutate, 'load_equivalents',
+                                  return_value={}), \
+                mock.patch.object(project, 'MANIFEST', self.manifest), \
+                mock.patch.object(schemata, 'build',
+                                  return_value=built) as build, \
+                mock.patch.object(schemata, 'boot', return_value=
+                                  schemata.Boot(outcomes, reach.Reach(),
+                                                Path('/r'), 2.0)) as boot, \
+                mock.patch('sys.stdout', out):
+            differ = mutate.id0_check(Path('/cache'), [], lanes)
+        return differ, build, boot, out.getvalue()
+
+    def test_each_lane_builds_its_own_kernel_and_boots_mutant_0(self
+                                                                 ) -> None:
+        differ, build, boot, out = self.check({'s.a': 'pass', 's.b': 'pass'},
+                                              ('16k', '64k'))
+        self.assertEqual(differ, 0)
+        self.assertEqual([c.args[2] for c in build.call_args_list],
+                         ['16k', '64k'])
+        # Every generated mutant is carried, ids 1 up.
+        self.assertEqual([n for n, _ in build.call_args.args[1]], [1, 2])
+        self.assertEqual([c.args[2:4] for c in boot.call_args_list],
+                         [('16k', 0), ('64k', 0)])
+        self.assertIn('mutant 0, lane 16k: 2 cells as the patched tree\'s, '
+                      '0 differ', out)
+
+    def test_a_cell_that_differs_is_counted_and_named(self) -> None:
+        differ, _, _, out = self.check({'s.a': 'fail', 's.b': 'pass'},
+                                       ('16k',))
+        self.assertEqual(differ, 1)
+        self.assertIn('differs: s.a pass/fail', out)
+
+    def test_an_unknown_lane_is_refused_before_any_build(self) -> None:
+        with mock.patch.object(schemata, 'build') as build, \
+                self.assertRaisesRegex(SeriesError, 'unknown lane 32k'):
+            mutate.id0_check(Path('/cache'), [], ('32k',))
+        build.assert_not_called()
