@@ -264,7 +264,9 @@ def verification(results: Path, mutations: str = '') -> str:
                      'keys hold (per change and scope: mutants; killed, '
                      'survived, not covered, not built or built as the '
                      'patched object, equivalent; score = killed of '
-                     'killed, survived and not covered):\n' + mutations)
+                     'killed, survived and not covered; survivors without '
+                     'a reviewed reason in kunit/mutate-survivors.tsv):\n'
+                     + mutations)
     return '\n\n'.join(parts)
 
 
@@ -279,9 +281,10 @@ def mutation_table(cache: Path) -> str:
     targets = mutate.load_targets()
     generated = mutate.generated_mutants(repo, sorted(targets), targets)
     lines = []
-    for s, unjudged, day in mutate.standing(
+    for s, unjudged, day, unexplained in mutate.standing(
             generated, verdicts.Table(mutate.VERDICTS),
-            mutate.load_equivalents()):
+            mutate.load_equivalents(),
+            mutate.load_equivalents(mutate.EXPLAINED)):
         judged = s.killed + s.survived + s.not_covered
         lines.append(
             f'  {s.patch} {s.scope:8} {s.generated:4}: {s.killed:3} '
@@ -290,7 +293,10 @@ def mutation_table(cache: Path) -> str:
             + (f'{100 * s.killed / judged:3.0f}%' if judged else '   -')
             + (' no mutants' if not s.generated else ' full'
                if not unjudged else f' {unjudged} not judged')
-            + (f', {day}' if day else ''))
+            + (f', {day}' if day else '')
+            + (f', {unexplained} unexplained' if unexplained else
+               ', every survivor explained' if s.survived + s.not_covered
+               else ''))
     return '\n'.join(lines)
 
 

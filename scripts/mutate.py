@@ -1243,12 +1243,15 @@ def generated_mutants(repo: Path, patches: Sequence[str],
 
 
 def standing(generated: Sequence[Generated], table: verdicts.Table,
-             equivalents: Dict[Tuple[str, str, str, str], str]
-             ) -> List[Tuple[Score, int, str]]:
+             equivalents: Dict[Tuple[str, str, str, str], str],
+             explained: Optional[Dict[Tuple[str, str, str, str], str]] = None
+             ) -> List[Tuple[Score, int, str, int]]:
     """What the committed verdicts say of each patch and scope: its score
     over the verdicts whose keys still hold (and the reviewed equivalent
-    mutants), how many generated mutants have neither, and the latest
-    day of those verdicts."""
+    mutants), how many generated mutants have neither, the latest day of
+    those verdicts, and how many of its survivors and uncovered mutants
+    have no reviewed reason in explained."""
+    why = explained if explained is not None else {}
     out = []
     for g in generated:
         for scope, key_of in g.keys.items():
@@ -1265,8 +1268,11 @@ def standing(generated: Sequence[Generated], table: verdicts.Table,
                     days.append(row.day)
             s = score(g.patch, g.lines_added if scope == ADDED else
                       g.touched.base_lines, len(key_of), results, scope)
-            out.append((s, len(key_of) - len(results), max(days,
-                                                            default='')))
+            open_ = sum(r.verdict in (SURVIVED, NOT_COVERED) and
+                        equivalent_key(r.patch, r.mutation) not in why
+                        for r in results)
+            out.append((s, len(key_of) - len(results),
+                        max(days, default=''), open_))
     return out
 
 

@@ -3,6 +3,7 @@ import json
 import tempfile
 import unittest
 from pathlib import Path
+from unittest import mock
 
 import cover
 import seed_rows
@@ -140,3 +141,27 @@ class ResultsTest(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class MutationTableTest(unittest.TestCase):
+    def test_each_line_says_whether_its_survivors_are_explained(self
+                                                                ) -> None:
+        def line(patch: str, scope: str, killed: int, survived: int,
+                 covered: int) -> 'cover.mutate.Score':
+            return cover.mutate.Score(patch, 5, 10, 10, 0, killed, survived,
+                                      0, scope=scope, not_covered=covered)
+        standing = [(line('0018', 'added', 8, 2, 0), 0, '2026-12-07', 0),
+                    (line('0018', 'touched', 5, 3, 2), 0, '2026-12-07', 4),
+                    (line('0019', 'added', 10, 0, 0), 0, '2026-12-07', 0)]
+        with tempfile.TemporaryDirectory() as d:
+            (Path(d) / 'linux.git').mkdir()
+            with mock.patch.object(cover.mutate, 'load_targets',
+                                   return_value={}), \
+                    mock.patch.object(cover.mutate, 'generated_mutants',
+                                      return_value=[]), \
+                    mock.patch.object(cover.mutate, 'standing',
+                                      return_value=standing):
+                lines = cover.mutation_table(Path(d)).splitlines()
+        self.assertTrue(lines[0].endswith('every survivor explained'))
+        self.assertTrue(lines[1].endswith('2026-12-07, 4 unexplained'))
+        self.assertTrue(lines[2].endswith('full, 2026-12-07'))

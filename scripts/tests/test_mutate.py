@@ -822,11 +822,17 @@ class StandingTest(unittest.TestCase):
             g = mutate.Generated('0018', 7, ms, mutate.Touched((), 0, ()),
                                  {'added': dict(zip(ms, ('k1', 'k2', 'k3',
                                                          'k4')))})
-            (s, unjudged, day), = mutate.standing([g], table, equivalent)
+            (s, unjudged, day, open_), = mutate.standing([g], table,
+                                                         equivalent)
+            reviewed = {mutate.equivalent_key('0018', ms[1]): 'no lane'}
+            (_, _, _, none_open), = mutate.standing([g], table, equivalent,
+                                                    reviewed)
         self.assertEqual((s.generated, s.killed, s.not_covered,
                           s.equivalent, unjudged, day),
                          (4, 1, 1, 1, 1, '2026-12-03'))
         self.assertEqual(s.score, 0.5)
+        # The uncovered mutant has no reason until a row gives one.
+        self.assertEqual((open_, none_open), (1, 0))
 
 
 class CostSummaryTest(unittest.TestCase):
