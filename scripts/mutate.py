@@ -1134,9 +1134,8 @@ def to_review(results: Sequence[Result],
              '# patch\tfile\toriginal\tmutated\twhy']
     for r in results:
         m = r.mutation
-        if r.verdict == NOT_COVERED or (
-                r.verdict == SURVIVED and
-                equivalent_key(r.patch, m) not in explained):
+        if r.verdict in (SURVIVED, NOT_COVERED) and \
+                equivalent_key(r.patch, m) not in explained:
             lines.append(f'# {r.verdict} ({r.scope}): {m.file}:{m.line} '
                          f'{m.operator}: {m.what}')
             lines.append('\t'.join((r.patch, m.file, code_key(m.original),

@@ -727,6 +727,10 @@ class KeptVerdictsTest(unittest.TestCase):
             mutated='\tb();\n\ta3();'))
         m = results[3].mutation
         explained = {mutate.equivalent_key('0018', m): 'reviewed'}
+        # A reviewed uncovered mutant is not listed either.
+        self.assertNotIn('a3();', mutate.to_review(results, {
+            **explained, mutate.equivalent_key('0018', results[2].mutation):
+            'no lane runs it'}))
         lines = mutate.to_review(results, explained).splitlines()
         rows = [line.split('\t') for line in lines
                 if not line.startswith('#')]
