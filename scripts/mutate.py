@@ -1123,6 +1123,13 @@ def unexplained(results: Sequence[Result],
                for r in results)
 
 
+def unreviewed(r: Result,
+               explained: Dict[Tuple[str, str, str, str], str]) -> bool:
+    """Whether r survived or is not covered, with no reviewed reason."""
+    return r.verdict in (SURVIVED, NOT_COVERED) and \
+        equivalent_key(r.patch, r.mutation) not in explained
+
+
 def to_review(results: Sequence[Result],
               explained: Dict[Tuple[str, str, str, str], str]) -> str:
     """The survivors with no reviewed reason and the mutants no case
@@ -1134,8 +1141,7 @@ def to_review(results: Sequence[Result],
              '# patch\tfile\toriginal\tmutated\twhy']
     for r in results:
         m = r.mutation
-        if r.verdict in (SURVIVED, NOT_COVERED) and \
-                equivalent_key(r.patch, m) not in explained:
+        if unreviewed(r, explained):
             lines.append(f'# {r.verdict} ({r.scope}): {m.file}:{m.line} '
                          f'{m.operator}: {m.what}')
             lines.append('\t'.join((r.patch, m.file, code_key(m.original),
@@ -1267,9 +1273,7 @@ def standing(generated: Sequence[Generated], table: verdicts.Table,
                     days.append(row.day)
             s = score(g.patch, g.lines_added if scope == ADDED else
                       g.touched.base_lines, len(key_of), results, scope)
-            open_ = sum(r.verdict in (SURVIVED, NOT_COVERED) and
-                        equivalent_key(r.patch, r.mutation) not in why
-                        for r in results)
+            open_ = sum(unreviewed(r, why) for r in results)
             out.append((s, len(key_of) - len(results),
                         max(days, default=''), open_))
     return out
